@@ -1,0 +1,57 @@
+#pragma once
+// The loop topology: L_Ports in a unidirectional ring, joined by cables. Ports that only repeat
+// (passive nodes) are not simulated one by one: a repeater adds a fixed delay and never changes
+// what it forwards, so a chain of them is folded into the hop delay between two active ports. The
+// cost of a simulation is therefore independent of the number of passive ports.
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "loop/lport.hpp"
+#include "loop/port_config.hpp"
+#include "phy/link_timing.hpp"
+
+namespace fcal::loop {
+
+class ConfigError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+struct LoopNode {
+    bool passive = false;            // only repeats; needs no PortConfig
+    PortConfig port;                 // port.al_pa used unless loop_id is given
+    std::optional<unsigned> loop_id; // take the AL_PA of this loop_ID (standard order)
+};
+
+struct LoopConfig {
+    phy::LineRate rate = phy::LineRate::G2;
+    double propagation_ns_per_m = 5.0;
+    unsigned port_delay_words = 6;
+    // Cable from node i to node i+1 (the last one closes the ring). One value means every hop.
+    std::vector<double> hop_m{2.0};
+    std::vector<LoopNode> nodes;
+};
+
+class Loop : public sc_core::sc_module, public LoopDirectory {
+public:
+    // Throws ConfigError naming the offending node or parameter.
+    Loop(sc_core::sc_module_name name, const LoopConfig& config);
+
+    const phy::LinkTiming& timing() const { return timing_; }
+    std::size_t port_count() const { return ports_.size(); }  // active ports only
+    LPort& port(std::size_t i) { return *ports_.at(i); }
+    LPort* find(phy::AlPa al_pa);
+    // nodes x port delay + all cables.
+    sc_core::sc_time round_trip() const { return round_trip_; }
+    unsigned login_bb_credit(phy::AlPa port) const override;
+
+private:
+    phy::LinkTiming timing_;
+    std::vector<std::unique_ptr<LPort>> ports_;
+    sc_core::sc_time round_trip_;
+};
+
+}  // namespace fcal::loop

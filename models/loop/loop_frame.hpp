@@ -1,0 +1,28 @@
+#pragma once
+// A frame as the loop sees it: who sends it to whom and how long it is. What it carries belongs to
+// the layers above (FC-2/FCP), which derive from FrameContent; the loop never looks inside.
+#include <cstdint>
+#include <memory>
+
+#include "phy/al_pa.hpp"
+#include "phy/link_timing.hpp"
+
+namespace fcal::loop {
+
+struct FrameContent {
+    virtual ~FrameContent() = default;
+};
+
+enum class Sof : std::uint8_t { I3, N3 };  // class 3: first frame of a sequence / following frames
+
+struct LoopFrame {
+    phy::AlPa source = 0;
+    phy::AlPa destination = 0;
+    std::uint32_t payload_bytes = 0;
+    Sof sof = Sof::I3;
+    std::shared_ptr<const FrameContent> content;
+
+    std::uint64_t words() const { return phy::LinkTiming::frame_words(payload_bytes); }
+};
+
+}  // namespace fcal::loop

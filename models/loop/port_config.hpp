@@ -1,0 +1,25 @@
+#pragma once
+#include <string>
+
+#include "phy/al_pa.hpp"
+
+namespace fcal::loop {
+
+// What an L_Port brings to the loop (SPEC sections 4-5).
+struct PortConfig {
+    std::string name;
+    phy::AlPa al_pa = 0;
+    bool fair = true;
+    unsigned incoming_buffers = 1;
+    unsigned login_bb_credit = 0;
+    bool full_duplex = false;  // open others with OPN(yx) rather than OPN(yy)
+};
+
+// Login parameters of the other ports, as PLOGI would have told them.
+class LoopDirectory {
+public:
+    virtual ~LoopDirectory() = default;
+    virtual unsigned login_bb_credit(phy::AlPa port) const = 0;
+};
+
+}  // namespace fcal::loop

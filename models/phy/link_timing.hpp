@@ -1,0 +1,48 @@
+#pragma once
+// FC-0 link timing, SPEC section 2: line rates, transmission-word time, cable propagation and the
+// per-port repeat delay. Every duration the loop uses comes from here.
+#include <cstdint>
+#include <string>
+#include <systemc>
+
+namespace fcal::phy {
+
+enum class LineRate { G1, G2, G4, G8 };
+
+// Baud of each rate (1.0625e9 x 1, 2, 4, 8).
+double baud(LineRate rate);
+// "1GFC".."8GFC"; parse throws std::invalid_argument for anything else.
+std::string to_string(LineRate rate);
+LineRate parse_line_rate(const std::string& text);
+
+constexpr unsigned kBitsPerWord = 40;  // 4 transmission characters of 10 bits
+constexpr unsigned kBytesPerWord = 4;
+
+// Durations are kept in SystemC time; the default resolution (1 ps) keeps 8GFC's 4.70588 ns word
+// exact to 1 ps, and words are always counted as integers and multiplied, so errors never add up.
+class LinkTiming {
+public:
+    explicit LinkTiming(LineRate rate, double propagation_ns_per_m = 5.0);
+
+    LineRate rate() const { return rate_; }
+    double word_seconds() const { return 40.0 / baud(rate_); }
+    sc_core::sc_time word_time() const { return words(1); }
+    sc_core::sc_time words(std::uint64_t n) const;
+    // Whole words needed to carry `bytes` of payload (padded to a word boundary).
+    static std::uint64_t words_for_bytes(std::uint64_t bytes) { return (bytes + kBytesPerWord - 1) / kBytesPerWord; }
+    // Frame on the wire: SOF + 6 header words + payload words + CRC + EOF.
+    static std::uint64_t frame_words(std::uint64_t payload_bytes) { return 1 + 6 + words_for_bytes(payload_bytes) + 1 + 1; }
+    sc_core::sc_time frame_time(std::uint64_t payload_bytes) const { return words(frame_words(payload_bytes)); }
+    sc_core::sc_time cable(double metres) const;
+    sc_core::sc_time port_delay(unsigned delay_words) const { return words(delay_words); }
+    // Character rate in MB/s (10^6 bytes): one byte per 10-bit character.
+    double character_mb_per_s() const { return baud(rate_) / 10.0 / 1e6; }
+    // The rate's nominal payload bandwidth as Fibre Channel names it: 100 MB/s per 1.0625 GBd.
+    double nominal_mb_per_s() const { return 100.0 * baud(rate_) / baud(LineRate::G1); }
+
+private:
+    LineRate rate_;
+    double propagation_ns_per_m_;
+};
+
+}  // namespace fcal::phy
