@@ -81,4 +81,11 @@ unsigned Loop::login_bb_credit(phy::AlPa port) const
     return 0;  // a port not on this loop cannot be opened; OPN(yy) gives no source
 }
 
+bool Loop::on_loop(phy::AlPa port) const
+{
+    for (const auto& p : ports_)
+        if (p->al_pa() == port) return true;
+    return false;
+}
+
 }  // namespace fcal::loop

@@ -47,6 +47,7 @@ public:
     // nodes x port delay + all cables.
     sc_core::sc_time round_trip() const { return round_trip_; }
     unsigned login_bb_credit(phy::AlPa port) const override;
+    bool on_loop(phy::AlPa port) const override;
 
 private:
     phy::LinkTiming timing_;

@@ -47,6 +47,9 @@ void LPort::set_transmit_queue(std::unique_ptr<TransmitQueue> queue) { queue_ = 
 
 void LPort::queue_frame(std::shared_ptr<const LoopFrame> frame, bool unfair)
 {
+    // An OPN to nobody, or to itself, would come back round to the sender: refuse it here.
+    if (frame->destination == cfg_.al_pa || !directory_.on_loop(frame->destination))
+        protocol_error("frame for " + phy::al_pa_hex(frame->destination) + ", which is not another port on this loop");
     queue_->push({std::move(frame), unfair});
     kick();
 }

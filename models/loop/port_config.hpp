@@ -20,6 +20,7 @@ class LoopDirectory {
 public:
     virtual ~LoopDirectory() = default;
     virtual unsigned login_bb_credit(phy::AlPa port) const = 0;
+    virtual bool on_loop(phy::AlPa port) const = 0;
 };
 
 }  // namespace fcal::loop

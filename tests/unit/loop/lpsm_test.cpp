@@ -230,3 +230,11 @@ TEST_CASE("AL_PAs may come from loop_IDs in the standard order", "[loop][config]
     CHECK(l.port(1).al_pa() == 0xE8);
     CHECK(l.port(2).al_pa() == 0x01);
 }
+
+TEST_CASE("a frame for the port itself or for a port not on the loop is refused", "[loop][config]")
+{
+    auto l = test::make_loop("loop", {test::active_node(0x01), test::active_node(0xE8)});
+    test::Endpoint a(*l->find(0x01));
+    CHECK_THROWS_WITH(a.send(0x01, 1), Catch::Matchers::Contains("0x01"));
+    CHECK_THROWS_WITH(a.send(0x72, 1), Catch::Matchers::Contains("0x72"));
+}
