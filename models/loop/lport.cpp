@@ -254,12 +254,15 @@ void LPort::handle_r_rdy()
 
 sc_time LPort::primitive_earliest() const
 {
+    // A repeated primitive or frame still on the output ends now, when the port starts its own.
+    if (!tx_own_ && !tx_word_.is_fill()) return sc_time_stamp() + timing_.words(kPrimitiveGapWords);
     return sent_nonfill_ ? last_nonfill_end_ + timing_.words(kPrimitiveGapWords) : sc_core::SC_ZERO_TIME;
 }
 
 sc_time LPort::frame_earliest() const
 {
     sc_time t = primitive_earliest();
+    if (!tx_own_ && tx_word_.kind == WordKind::Frame) return std::max(t, sc_time_stamp() + timing_.words(kFrameGapWords));
     if (sent_frame_) t = std::max(t, last_frame_end_ + timing_.words(kFrameGapWords));
     return t;
 }
@@ -321,6 +324,7 @@ void LPort::try_transmit()
             if (may_send_at(frame_earliest())) {
                 OutgoingFrame f = queue_->pop_for(peer_);
                 --credit_;
+                if (login_credit_used_ < peer_login_credit_) ++login_credit_used_;
                 vcd_credit_ = credit_;
                 send_own(Word::frame_of(f.frame));
             }
@@ -358,7 +362,10 @@ void LPort::leave_circuit()
         }
         owner_ = false;
         stats_.tenancy_s += (now - owner_since_).to_seconds();
-        fill_originator_ = own_fill_.is_arb(phy::kArbFairnessFill);
+        // Our ARB(F0) may still be circulating with nobody to remove it only if no other port
+        // replaced it; a port that did will win and fill the loop itself.
+        const bool other_arb = rx_fill_.kind == WordKind::Arb && rx_fill_.y != phy::kArbFairnessFill && rx_fill_.y != cfg_.al_pa;
+        fill_originator_ = own_fill_.is_arb(phy::kArbFairnessFill) && !others_arbitrating_ && !other_arb;
     }
     set_state(arbitrating_ ? LpsmState::Arbitrating : LpsmState::Monitoring);
     if (state_ == LpsmState::Monitoring) maybe_start_arbitration();
@@ -433,6 +440,12 @@ void LPort::set_state(LpsmState s)
     if (s == state_) return;
     const LpsmState from = state_;
     state_ = s;
+    // Back to monitoring: the fill word arriving now counts as if it had just arrived, so IDLEs
+    // that ended the access window while this port was busy in a circuit still open it.
+    if (s == LpsmState::Monitoring && rx_fill_.kind == WordKind::Idle) {
+        access_ = true;
+        vcd_access_ = true;
+    }
     vcd_state_ = static_cast<int>(s);
     if (user_) user_->state_changed(from, s);
 }

@@ -120,6 +120,10 @@ TEST_CASE("the owner fills with ARB(F0) and ends the window with IDLE one round 
     // owner is sending a frame then, so IDLE follows when its transmitter is next free. The
     // owner's transmissions are all logged, so IDLE is the first fill change at or after f0 + RT.
     CHECK(idle >= f0 + test::rt_ns(*l) - 0.01);
+    // ...and no later than the end of the frame it may be sending then (2 KiB frames, 521 words).
+    CHECK(idle <= f0 + test::rt_ns(*l) + 521 * test::word_ns(*l) + 0.01);
+    for (const auto& t : lines)
+        if (t.t_ns == idle && t.to == "IDLE") CHECK((t.state == "OPEN" || t.state == "XMITTED_CLOSE"));  // still the owner
     for (const auto& t : lines)
         if (t.t_ns > f0 && t.t_ns < f0 + test::rt_ns(*l) - 0.01) CHECK(t.to != "IDLE");
     // The IDLEs reset ACCESS everywhere, the winner included once it is monitoring again.
@@ -237,4 +241,29 @@ TEST_CASE("a frame for the port itself or for a port not on the loop is refused"
     test::Endpoint a(*l->find(0x01));
     CHECK_THROWS_WITH(a.send(0x01, 1), Catch::Matchers::Contains("0x01"));
     CHECK_THROWS_WITH(a.send(0x72, 1), Catch::Matchers::Contains("0x72"));
+}
+
+TEST_CASE("a fair port that was busy in a circuit when the window ended can arbitrate again", "[loop][fairness]")
+{
+    // 0xE8 holds the loop first; 0x01 arbitrates meanwhile, then opens 0xE8. The IDLEs that end
+    // the window reach 0xE8 while it is still closing its circuit with 0x01. Later 0xE8 and 0x01
+    // each want the loop once more, with no other traffic: both must win again.
+    auto l = test::make_loop("loop", {test::active_node(0x01, 3), test::active_node(0xE8, 2)});
+    test::Endpoint a(*l->find(0x01)), b(*l->find(0xE8));
+    b.send(0x01, 2);
+    sc_core::sc_start(1, sc_core::SC_US);
+    a.send(0xE8, 2);
+    sc_core::sc_start(500, sc_core::SC_US);
+    REQUIRE(b.wins.size() == 1);
+    REQUIRE(a.wins.size() == 1);
+    CHECK(b.port_.access());
+    CHECK(a.port_.access());
+    b.send(0x01, 1);
+    sc_core::sc_start(500, sc_core::SC_US);
+    a.send(0xE8, 1);
+    sc_core::sc_start(500, sc_core::SC_US);
+    CHECK(b.wins.size() == 2);
+    CHECK(a.wins.size() == 2);
+    CHECK(a.received.size() == 3);
+    CHECK(b.received.size() == 3);
 }
