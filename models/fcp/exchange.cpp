@@ -58,6 +58,14 @@ Exchange Exchange::accept(const FcFrame& command, std::uint16_t rx_id, std::uint
     return e;
 }
 
+// The command went out, the response did not, and (for the target's frames) RX_ID is known.
+void Exchange::require_in_progress(const char* operation, bool needs_rx_id) const
+{
+    require(command_sent_, operation, "no FCP_CMND yet");
+    require(!complete_, operation, "exchange already complete");
+    if (needs_rx_id) require(spec_.rx_id != kUnassignedId, operation, "no RX_ID assigned");
+}
+
 void Exchange::require(bool condition, const char* operation, const char* why) const
 {
     if (!condition)
@@ -118,8 +126,7 @@ Exchange::FramePtr Exchange::make_command()
 std::vector<Exchange::FramePtr> Exchange::make_write_data_frames_for(const FcFrame& xfer_rdy)
 {
     require(spec_.direction == DataDirection::Write, "make_write_data_frames_for", "not a write");
-    require(command_sent_, "make_write_data_frames_for", "no FCP_CMND yet");
-    require(!complete_, "make_write_data_frames_for", "exchange already complete");
+    require_in_progress("make_write_data_frames_for", false);
     if (xfer_rdy.iu != InformationUnit::XferRdy)
         bad("xfer_rdy", std::string("is ") + to_string(xfer_rdy.iu) + ", not FCP_XFER_RDY");
     check_ids(xfer_rdy, "xfer_rdy");
@@ -150,9 +157,7 @@ std::vector<Exchange::FramePtr> Exchange::make_write_data_frames_for(const FcFra
 Exchange::FramePtr Exchange::next_read_data_frame()
 {
     require(spec_.direction == DataDirection::Read, "next_read_data_frame", "not a read");
-    require(command_sent_, "next_read_data_frame", "no FCP_CMND yet");
-    require(!complete_, "next_read_data_frame", "exchange already complete");
-    require(spec_.rx_id != kUnassignedId, "next_read_data_frame", "no RX_ID assigned");
+    require_in_progress("next_read_data_frame", true);
     require(bytes_moved_ < spec_.size_bytes, "next_read_data_frame", "all data already sent");
     if (bytes_moved_ == 0) read_seq_id_ = next_seq_id_++;
     FcFrame f = data_frame(bytes_moved_, spec_.size_bytes, read_seq_id_, read_seq_cnt_++);
@@ -171,9 +176,7 @@ std::vector<Exchange::FramePtr> Exchange::make_read_data_frames()
 Exchange::FramePtr Exchange::make_xfer_rdy()
 {
     require(spec_.direction == DataDirection::Write, "make_xfer_rdy", "not a write");
-    require(command_sent_, "make_xfer_rdy", "no FCP_CMND yet");
-    require(!complete_, "make_xfer_rdy", "exchange already complete");
-    require(spec_.rx_id != kUnassignedId, "make_xfer_rdy", "no RX_ID assigned");
+    require_in_progress("make_xfer_rdy", true);
     require(bytes_requested_ < spec_.size_bytes, "make_xfer_rdy", "all data already requested");
     // FCP allows one FCP_XFER_RDY outstanding per exchange.
     require(!xfer_rdy_outstanding(), "make_xfer_rdy", "the previous burst has not arrived yet");
@@ -191,9 +194,7 @@ Exchange::FramePtr Exchange::make_xfer_rdy()
 
 Exchange::FramePtr Exchange::make_response(ScsiStatus status)
 {
-    require(command_sent_, "make_response", "no FCP_CMND yet");
-    require(!complete_, "make_response", "exchange already complete");
-    require(spec_.rx_id != kUnassignedId, "make_response", "no RX_ID assigned");
+    require_in_progress("make_response", true);
     require(status != ScsiStatus::Good || bytes_moved_ == spec_.size_bytes, "make_response", "GOOD status before all data moved");
     FcFrame f = header(InformationUnit::Response, next_seq_id_++, 0);
     // Last_Sequence ends the exchange, so there is no initiative left to pass.
@@ -208,8 +209,7 @@ Exchange::FramePtr Exchange::make_response(ScsiStatus status)
 
 void Exchange::receive(const FcFrame& frame)
 {
-    require(command_sent_, "receive", "no FCP_CMND yet");
-    require(!complete_, "receive", "exchange already complete");
+    require_in_progress("receive", false);
     if (frame.iu == InformationUnit::Command) bad("receive", "an FCP_CMND starts an exchange: use Exchange::accept");
     check_ids(frame, "receive");
     const FcFrame expected = header(frame.iu, 0, 0);

@@ -82,6 +82,7 @@ private:
     FcFrame header(InformationUnit iu, std::uint8_t seq_id, std::uint16_t seq_cnt) const;
     FcFrame data_frame(std::uint32_t offset, std::uint32_t end, std::uint8_t seq_id, std::uint16_t seq_cnt) const;
     void require(bool condition, const char* operation, const char* why) const;
+    void require_in_progress(const char* operation, bool needs_rx_id) const;
     void check_ids(const FcFrame& frame, const char* operation) const;
 
     ExchangeSpec spec_;

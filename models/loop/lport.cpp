@@ -302,13 +302,7 @@ void LPort::try_transmit()
         const OutgoingFrame* next = sending_ ? queue_->front_for(peer_) : nullptr;
         const bool preempt = state_ == LpsmState::Open && queue_->preempt(peer_);
         if (next && !preempt) {
-            if (credit_ > 0 && may_send_at(frame_earliest())) {
-                OutgoingFrame f = queue_->pop_for(peer_);
-                --credit_;
-                if (login_credit_used_ < peer_login_credit_) ++login_credit_used_;
-                vcd_credit_ = credit_;
-                send_own(Word::frame_of(f.frame));
-            }
+            if (credit_ > 0 && may_send_at(frame_earliest())) send_next_frame();
             return;
         }
         if (state_ == LpsmState::Open && may_send_at(primitive_earliest())) {
@@ -321,13 +315,7 @@ void LPort::try_transmit()
     case LpsmState::ReceivedClose: {
         const OutgoingFrame* next = sending_ && credit_ > 0 ? queue_->front_for(peer_) : nullptr;
         if (next) {
-            if (may_send_at(frame_earliest())) {
-                OutgoingFrame f = queue_->pop_for(peer_);
-                --credit_;
-                if (login_credit_used_ < peer_login_credit_) ++login_credit_used_;
-                vcd_credit_ = credit_;
-                send_own(Word::frame_of(f.frame));
-            }
+            if (may_send_at(frame_earliest())) send_next_frame();
             return;
         }
         if (guaranteed && may_send_at(primitive_earliest())) {
@@ -341,6 +329,16 @@ void LPort::try_transmit()
         return;
     default: return;
     }
+}
+
+// One frame for the peer, on one credit.
+void LPort::send_next_frame()
+{
+    OutgoingFrame f = queue_->pop_for(peer_);
+    --credit_;
+    if (login_credit_used_ < peer_login_credit_) ++login_credit_used_;
+    vcd_credit_ = credit_;
+    send_own(Word::frame_of(f.frame));
 }
 
 void LPort::leave_circuit()

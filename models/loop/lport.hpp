@@ -97,6 +97,7 @@ private:
     sc_core::sc_time primitive_earliest() const;
     sc_core::sc_time frame_earliest() const;
     void send_own(const Word& w);
+    void send_next_frame();
     void emit(const Word& w);
     void note_nonfill_end(const Word& ending);
     void set_state(LpsmState s);
