@@ -57,6 +57,7 @@ public:
 
     // Observation.
     const PortConfig& config() const { return cfg_; }
+    const phy::LinkTiming& timing() const { return timing_; }
     phy::AlPa al_pa() const { return cfg_.al_pa; }
     LpsmState state() const { return state_; }
     bool access() const { return access_; }
@@ -67,6 +68,8 @@ public:
     unsigned r_rdys_to_discard() const { return rrdy_to_discard_; }
     const Word& transmitting() const { return tx_word_; }
     const PortStats& stats() const { return stats_; }
+    // Start the running maximum afresh (a measurement window opens).
+    void restart_maxima() { stats_.arbitration_wait_max_s = 0; }
     void set_watcher(PortWatcher* watcher) { watcher_ = watcher; }
     void trace(sc_core::sc_trace_file* tf);
     // Process activations of all ports since the start (the benchmark's events per frame).

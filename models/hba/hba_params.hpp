@@ -1,0 +1,21 @@
+#pragma once
+// Per-HBA constants (SPEC section 7); the simulator fills them from its parameter table.
+#include <cstdint>
+#include <systemc>
+
+#include "fcp/information_unit_sizes.hpp"
+#include "hba/dma_engine.hpp"
+
+namespace fcal::hba {
+
+struct HbaParams {
+    sc_core::sc_time cmd_exec;            // main processor, per command
+    sc_core::sc_time xfer_rdy_or_rsp;     // initiator: XFER_RDY handling; target: building XFER_RDY or RSP
+    sc_core::sc_time frame_proc;          // per incoming frame, before its buffer is free again
+    sc_core::sc_time single_frame_transfer;  // one frame to/from memory (RSP to host, CMND to the disk controller)
+    DmaParams dma;
+    std::uint32_t max_payload = fcp::kDefaultMaxDataPayloadBytes;
+    std::uint32_t burst_bytes = 0;        // target: bytes per XFER_RDY, 0 = whole transfer
+};
+
+}  // namespace fcal::hba

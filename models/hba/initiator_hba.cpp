@@ -1,0 +1,156 @@
+#include "hba/initiator_hba.hpp"
+
+namespace fcal::hba {
+
+using sc_core::sc_time_stamp;
+
+InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
+    : sc_module(name), host_dma("host_dma"), params_(params), port_(port), cpu_("processor"), frame_proc_("frame_proc"),
+      dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); })
+{
+    port_.set_user(this);
+}
+
+std::uint16_t InitiatorHba::next_ox_id()
+{
+    do {
+        last_ox_id_ = static_cast<std::uint16_t>(last_ox_id_ + 1);
+    } while (last_ox_id_ == fcp::kUnassignedId || exchanges_.count(last_ox_id_));
+    return last_ox_id_;
+}
+
+InitiatorHba::Active& InitiatorHba::active(std::uint16_t ox_id)
+{
+    auto it = exchanges_.find(ox_id);
+    if (it == exchanges_.end()) {
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": frame for unknown OX_ID " + std::to_string(ox_id)).c_str());
+        throw std::logic_error("unreachable");
+    }
+    return it->second;
+}
+
+void InitiatorHba::submit(IoRequest* io)
+{
+    const std::uint16_t ox_id = next_ox_id();
+    fcp::ExchangeSpec spec;
+    spec.initiator = port_.al_pa();
+    spec.target = io->target;
+    spec.direction = io->read ? fcp::DataDirection::Read : fcp::DataDirection::Write;
+    spec.size_bytes = io->bytes;
+    spec.max_payload_bytes = params_.max_payload;
+    spec.ox_id = ox_id;
+    spec.lba = io->lba;
+    spec.request_id = io->id;
+    Active a;
+    a.io = io;
+    a.exchange = std::make_unique<fcp::Exchange>(spec);
+    exchanges_.emplace(ox_id, std::move(a));
+    // Execute the command, then fetch its description from host memory and build FCP_CMND.
+    cpu_.run(params_.cmd_exec, [this, ox_id] {
+        DmaJob fetch;
+        fetch.transfer = dma_.new_transfer();
+        fetch.first_of_transfer = true;
+        fetch.bytes = fcp::kCommandPayloadBytes;
+        fetch.command = tlm::TLM_READ_COMMAND;
+        fetch.done = [this, ox_id] { send_command(ox_id); };
+        dma_.request(std::move(fetch));
+    });
+}
+
+void InitiatorHba::send_command(std::uint16_t ox_id)
+{
+    Active& a = active(ox_id);
+    a.cmnd_queued = sc_time_stamp();
+    port_.queue_frame(a.exchange->make_command());
+}
+
+void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
+{
+    const fcp::FcFrame& f = fcp::fc_frame_of(frame);
+    if (f.iu == fcp::InformationUnit::Command) {
+        const Active& a = active(f.ox_id);
+        const sc_core::sc_time on_wire = sc_time_stamp() - port_.timing().words(frame.words());
+        if (on_command_sent) on_command_sent(*a.io, on_wire - a.cmnd_queued);
+    } else if (f.iu == fcp::InformationUnit::Data && on_data) {
+        on_data(f.payload_bytes);
+    }
+}
+
+void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
+{
+    frame_proc_.run(params_.frame_proc, [this, frame] {
+        port_.release_buffer();
+        handle(fcp::fc_frame_of(*frame));
+    });
+}
+
+void InitiatorHba::handle(const fcp::FcFrame& f)
+{
+    const std::uint16_t ox_id = f.ox_id;
+    Active& a = active(ox_id);
+    a.exchange->receive(f);
+    switch (f.iu) {
+    case fcp::InformationUnit::Data: {
+        if (on_data) on_data(f.payload_bytes);
+        DmaJob job;
+        job.first_of_transfer = a.data_transfer == 0;
+        if (a.data_transfer == 0) a.data_transfer = dma_.new_transfer();
+        job.transfer = a.data_transfer;
+        job.bytes = f.payload_bytes;
+        job.command = tlm::TLM_WRITE_COMMAND;
+        job.address = f.relative_offset;
+        ++a.data_jobs_pending;
+        job.done = [this, ox_id] {
+            Active& x = active(ox_id);
+            if (--x.data_jobs_pending == 0 && x.response_waiting) deliver_response(ox_id);
+        };
+        dma_.request(std::move(job));
+        break;
+    }
+    case fcp::InformationUnit::XferRdy: {
+        const fcp::FcFrame xfer = f;
+        cpu_.run(params_.xfer_rdy_or_rsp, [this, ox_id, xfer] {
+            Active& x = active(ox_id);
+            const std::uint64_t transfer = dma_.new_transfer();
+            bool first = true;
+            for (auto& frame : x.exchange->make_write_data_frames_for(xfer)) {
+                DmaJob job;
+                job.transfer = transfer;
+                job.first_of_transfer = first;
+                first = false;
+                job.bytes = frame->payload_bytes;
+                job.command = tlm::TLM_READ_COMMAND;
+                job.address = fcp::fc_frame_of(*frame).relative_offset;
+                job.done = [this, frame] { port_.queue_frame(frame); };
+                dma_.request(std::move(job));
+            }
+        });
+        break;
+    }
+    case fcp::InformationUnit::Response:
+        if (a.data_jobs_pending > 0)
+            a.response_waiting = true;
+        else
+            deliver_response(ox_id);
+        break;
+    case fcp::InformationUnit::Command:
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the initiator received an FCP_CMND").c_str());
+        break;
+    }
+}
+
+void InitiatorHba::deliver_response(std::uint16_t ox_id)
+{
+    DmaJob job;
+    job.transfer = dma_.new_transfer();
+    job.fixed = params_.single_frame_transfer;
+    job.done = [this, ox_id] {
+        auto it = exchanges_.find(ox_id);
+        IoRequest* io = it->second.io;
+        exchanges_.erase(it);
+        if (completion_) completion_->io_complete(io);
+    };
+    dma_.request(std::move(job));
+}
+
+}  // namespace fcal::hba

@@ -1,0 +1,73 @@
+#pragma once
+// The storage controller's initiator HBA (SPEC section 7): a main processor that executes each
+// command, an incoming-frame processor, one DMA engine to host memory (a TLM-2.0 initiator), and the
+// L_Port's transmit queue as its outgoing frame FIFO.
+//
+// Read:  cmd_exec -> DMA fetch of the I/O description (FCP_CMND payload) -> FCP_CMND queued;
+//        each FCP_DATA: frame_proc (buffer freed) -> DMA into host memory (scheduler overhead on
+//        the first frame of the exchange); FCP_RSP: frame_proc -> single frame transfer to host
+//        memory, after the exchange's data is in memory -> completion.
+// Write: as read up to FCP_CMND; each FCP_XFER_RDY: frame_proc -> XFER_RDY handling on the main
+//        processor -> DMA of the burst from host memory, one FCP_DATA queued as each frame's bytes
+//        arrive (scheduler overhead once per burst); FCP_RSP as for a read.
+#include <functional>
+#include <map>
+#include <memory>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "fcp/exchange.hpp"
+#include "hba/dma_engine.hpp"
+#include "hba/hba_params.hpp"
+#include "hba/io_request.hpp"
+#include "hba/service_queue.hpp"
+#include "loop/lport.hpp"
+
+namespace fcal::hba {
+
+class InitiatorHba : public sc_core::sc_module, public HbaFrontEnd, public loop::PortUser {
+public:
+    tlm_utils::simple_initiator_socket<InitiatorHba> host_dma;
+
+    InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port);
+
+    void set_completion(HbaCompletion* completion) { completion_ = completion; }
+    // Observation hooks for the statistics: an FCP_CMND went on the wire after waiting `wait` in the
+    // HBA (queued to SOF); data payload crossed the loop to or from this HBA.
+    std::function<void(const IoRequest&, const sc_core::sc_time& wait)> on_command_sent;
+    std::function<void(std::uint32_t bytes)> on_data;
+
+    void submit(IoRequest* io) override;
+    void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
+    void frame_sent(const loop::LoopFrame& frame) override;
+
+    std::size_t outstanding() const { return exchanges_.size(); }
+    loop::LPort& port() { return port_; }
+    const ServiceQueue& processor() const { return cpu_; }
+    const DmaEngine& dma() const { return dma_; }
+
+private:
+    struct Active {
+        IoRequest* io = nullptr;
+        std::unique_ptr<fcp::Exchange> exchange;
+        std::uint64_t data_transfer = 0;  // DMA transfer of read data, once started
+        unsigned data_jobs_pending = 0;
+        bool response_waiting = false;    // FCP_RSP arrived before all data was in memory
+        sc_core::sc_time cmnd_queued;
+    };
+    void send_command(std::uint16_t ox_id);
+    void handle(const fcp::FcFrame& frame);
+    void deliver_response(std::uint16_t ox_id);
+    std::uint16_t next_ox_id();
+    Active& active(std::uint16_t ox_id);
+
+    HbaParams params_;
+    loop::LPort& port_;
+    ServiceQueue cpu_;
+    ServiceQueue frame_proc_;
+    DmaEngine dma_;
+    HbaCompletion* completion_ = nullptr;
+    std::map<std::uint16_t, Active> exchanges_;
+    std::uint16_t last_ox_id_ = 0;
+};
+
+}  // namespace fcal::hba

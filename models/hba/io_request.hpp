@@ -1,0 +1,38 @@
+#pragma once
+// One host I/O as it travels workload -> driver -> initiator HBA -> loop -> target HBA -> disk and
+// back. Owned by whoever issued it (the workload); the layers below only keep pointers.
+#include <cstdint>
+#include <systemc>
+
+#include "phy/al_pa.hpp"
+
+namespace fcal::hba {
+
+struct IoRequest {
+    std::uint64_t id = 0;
+    unsigned disk = 0;          // index of the disk (0-based)
+    phy::AlPa target = 0;       // the disk's AL_PA
+    bool read = true;
+    std::uint32_t bytes = 0;
+    std::uint64_t lba = 0;
+    // Timestamps, filled in on the way.
+    sc_core::sc_time issued;         // the workload created it
+    sc_core::sc_time to_hba;         // the driver handed it to the HBA
+    sc_core::sc_time completed;      // the driver reported it complete
+};
+
+// The initiator HBA as the device driver sees it.
+class HbaFrontEnd {
+public:
+    virtual ~HbaFrontEnd() = default;
+    virtual void submit(IoRequest* io) = 0;
+};
+
+// Where the HBA reports finished I/Os (the device driver).
+class HbaCompletion {
+public:
+    virtual ~HbaCompletion() = default;
+    virtual void io_complete(IoRequest* io) = 0;
+};
+
+}  // namespace fcal::hba

@@ -1,0 +1,64 @@
+#pragma once
+// A disk's target HBA (SPEC section 7): the same blocks as the initiator in target mode, with a
+// TLM-2.0 initiator socket to the disk (commands and its buffer, see disk_command.hpp).
+//
+// FCP_CMND: frame_proc (buffer freed) -> single frame transfer to the disk controller -> cmd_exec.
+//   Read:  disk command; when the data is ready, DMA from the disk buffer (scheduler overhead once),
+//          one FCP_DATA queued as each frame's bytes arrive; after the last, build FCP_RSP.
+//   Write: build FCP_XFER_RDY for the first burst; each FCP_DATA: frame_proc -> DMA into the disk
+//          buffer (overhead once per burst); burst complete -> next FCP_XFER_RDY, or, when all data
+//          is in, the disk write (write-through); when it is on the medium, build FCP_RSP.
+// Building an FCP_XFER_RDY or FCP_RSP takes rsp_gen on the main processor. Commands beyond the
+// disk's queue slots wait in the HBA.
+#include <deque>
+#include <map>
+#include <memory>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "fcp/exchange.hpp"
+#include "hba/disk_command.hpp"
+#include "hba/dma_engine.hpp"
+#include "hba/hba_params.hpp"
+#include "hba/service_queue.hpp"
+#include "loop/lport.hpp"
+
+namespace fcal::hba {
+
+class TargetHba : public sc_core::sc_module, public loop::PortUser, public DiskReady {
+public:
+    tlm_utils::simple_initiator_socket<TargetHba> disk;
+
+    TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port);
+
+    void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
+    void disk_ready(std::uint64_t tag) override;
+
+    std::size_t open_exchanges() const { return exchanges_.size(); }
+    loop::LPort& port() { return port_; }
+
+private:
+    struct Active {
+        std::unique_ptr<fcp::Exchange> exchange;
+        std::uint64_t burst_transfer = 0;
+        std::uint32_t burst_end = 0;  // write: offset the current burst ends at
+    };
+    void handle(const fcp::FcFrame& frame);
+    void start_command(std::uint16_t rx_id);
+    void issue_disk(std::uint16_t rx_id);
+    bool try_disk(std::uint16_t rx_id);
+    void send_read_data(std::uint16_t rx_id);
+    void send_xfer_rdy(std::uint16_t rx_id);
+    void send_response(std::uint16_t rx_id);
+    Active& active(std::uint16_t rx_id);
+
+    HbaParams params_;
+    loop::LPort& port_;
+    ServiceQueue cpu_;
+    ServiceQueue frame_proc_;
+    DmaEngine dma_;
+    std::map<std::uint16_t, Active> exchanges_;  // by RX_ID
+    std::deque<std::uint16_t> disk_waiting_;     // commands the disk had no slot for
+    std::uint16_t last_rx_id_ = 0;
+};
+
+}  // namespace fcal::hba

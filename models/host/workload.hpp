@@ -1,0 +1,82 @@
+#pragma once
+// What the workloads share (SPEC section 8): the I/O mix, a seeded random stream, the pool of
+// IoRequests they own, the count of I/Os to issue, and the reporting of completions.
+//
+// Every I/O draws, in this order, read-or-write and then its LBA, so a seed fixes the whole
+// sequence. Requests come from a pool: a pointer stays valid until the driver reports the I/O
+// complete; after the completion callback returns, the object is reused (copy what you keep).
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <systemc>
+#include <vector>
+
+#include "hba/io_request.hpp"
+#include "host/device_driver.hpp"
+#include "host/split_mix64.hpp"
+#include "phy/al_pa.hpp"
+
+namespace fcal::host {
+
+struct WorkloadParams {
+    std::vector<phy::AlPa> disks;              // disk i has AL_PA disks[i]
+    double read_fraction = 1.0;                // probability that an I/O is a read
+    std::uint32_t io_size_bytes = 65536;
+    std::uint32_t block_bytes = 512;           // LBA unit
+    std::uint64_t disk_capacity_blocks = 1ULL << 27;  // LBAs uniform over the disk (64 GiB)
+    std::uint64_t total_ios = 0;               // warm-up + measured + cool-down
+    std::uint64_t seed = 1;
+};
+
+// Throws std::invalid_argument naming the offending field.
+void validate(const WorkloadParams& params);
+
+class Workload : public sc_core::sc_module {
+public:
+    using IoCallback = std::function<void(const hba::IoRequest&)>;
+    using DoneCallback = std::function<void()>;
+
+    // Every completed I/O, in completion order (the statistics layer records them).
+    void on_completed(IoCallback callback) { on_completed_ = std::move(callback); }
+    // Once all total_ios are complete (the simulator stops there).
+    void on_done(DoneCallback callback) { on_done_ = std::move(callback); }
+
+    const WorkloadParams& params() const { return params_; }
+    std::uint64_t issued() const { return issued_; }
+    std::uint64_t completed() const { return completed_; }
+    std::uint64_t outstanding() const { return issued_ - completed_; }
+    std::uint64_t outstanding(unsigned disk) const { return outstanding_per_disk_.at(disk); }
+    std::uint64_t reads_issued() const { return reads_issued_; }
+    bool finished() const { return completed_ == params_.total_ios; }
+
+protected:
+    Workload(sc_core::sc_module_name name, DeviceDriver& driver, const WorkloadParams& params);
+
+    // Issues one I/O to `disk` now; false (and nothing issued) once total_ios have been issued.
+    bool issue(unsigned disk);
+    bool all_issued() const { return issued_ >= params_.total_ios; }
+    // The end of a run with nothing to issue at all.
+    void report_done_if_finished();
+    SplitMix64& random() { return random_; }
+    // Called after the completion has been reported and before the request is reused.
+    virtual void after_completion(const hba::IoRequest& /*io*/) {}
+
+private:
+    void complete(hba::IoRequest* io);
+
+    WorkloadParams params_;
+    DeviceDriver& driver_;
+    SplitMix64 random_;
+    std::uint64_t lba_choices_ = 1;
+    std::deque<hba::IoRequest> pool_;  // deque: growing it keeps pointers valid
+    std::vector<hba::IoRequest*> free_;
+    std::vector<std::uint64_t> outstanding_per_disk_;
+    std::uint64_t issued_ = 0;
+    std::uint64_t completed_ = 0;
+    std::uint64_t reads_issued_ = 0;
+    bool done_reported_ = false;
+    IoCallback on_completed_;
+    DoneCallback on_done_;
+};
+
+}  // namespace fcal::host

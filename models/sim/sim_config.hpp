@@ -1,0 +1,102 @@
+#pragma once
+// The resolved, typed configuration the system builder works from. Built from the ParameterTable so
+// that defaults live in one place only: the members carry no defaults of their own, use
+// default_config() for the baseline. Members are named after their keys' last part, unit included
+// (cmd_exec_us is microseconds), so to_json() reads back as a configuration file.
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "phy/al_pa.hpp"
+#include "phy/link_timing.hpp"
+#include "sim/parameter_table.hpp"
+
+namespace fcal::sim {
+
+enum class DmaPolicy { Fcfs, RoundRobin };
+enum class WorkloadType { Closed, Open };
+enum class Schedule { Normal };  // Cmdf joins when the Command-First Algorithm exists (SPEC section 9)
+
+std::string to_string(DmaPolicy policy);       // "fcfs", "round_robin"
+std::string to_string(WorkloadType type);      // "closed", "open"
+std::string to_string(Schedule schedule);      // "normal"
+
+struct LoopConfig {
+    phy::LineRate rate{};
+    unsigned nodes{};             // every L_Port on the loop, repeat-only ones included
+    double hop_m{};               // cable between neighbours (from loop.length_m / nodes when that is set)
+    unsigned port_delay_words{};
+    double propagation_ns_per_m{};
+};
+
+// What the initiator and target HBAs have in common.
+struct HbaConfig {
+    bool fair{};
+    unsigned incoming_buffers{};
+    unsigned login_bb_credit{};
+    bool full_duplex{};
+    unsigned max_payload{};  // bytes
+    double cmd_exec_us{};
+    double dma_mbs{};  // 10^6 bytes per second
+    double dma_sched_us{};
+    double frame_proc_ns{};
+    double sft_us{};
+};
+
+struct InitiatorConfig : HbaConfig {
+    phy::AlPa al_pa{};
+    double xfer_rdy_us{};
+    DmaPolicy dma_policy{};
+    unsigned max_outstanding{};
+};
+
+struct TargetConfig : HbaConfig {
+    double rsp_gen_us{};
+    std::uint64_t burst_bytes{};  // 0 = the whole transfer
+};
+
+struct DriverConfig {
+    double arrival_us{};
+    double completion_us{};
+};
+
+struct DiskConfig {
+    unsigned count{};
+    double access_ms{};
+    double rate_mbs{};  // 10^6 bytes per second
+    unsigned queue_slots{};
+};
+
+struct WorkloadConfig {
+    WorkloadType type{};
+    unsigned queue_depth{};  // per disk
+    std::uint64_t io_size{};  // bytes
+    double read_fraction{};
+    double rate_iops{};  // open workload only; 0 for closed
+    std::uint64_t measured_ios{};
+    std::uint64_t warmup_ios{};  // also the cool-down left out at the end
+    std::uint64_t seed{};
+};
+
+struct SimConfig {
+    LoopConfig loop;
+    InitiatorConfig initiator;
+    TargetConfig target;
+    DriverConfig driver;
+    DiskConfig disk;
+    WorkloadConfig workload;
+    Schedule schedule{};
+    double time_limit_s{};  // simulated seconds
+};
+
+// Resolves derived defaults and checks the rules that involve more than one key; throws ConfigError
+// naming the key at fault.
+SimConfig build_config(const ParameterTable& table);
+SimConfig default_config();  // build_config(fcal_parameters())
+
+// Every resolved value, nested by key ({"loop":{"speed":"2GFC",...},...}); loads back as a
+// configuration file giving the same SimConfig.
+nlohmann::json to_json(const SimConfig& config);
+
+}  // namespace fcal::sim

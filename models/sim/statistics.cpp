@@ -1,0 +1,123 @@
+#include "sim/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace fcal::sim {
+
+double mean(const std::vector<double>& v)
+{
+    return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+    return v[std::min(v.size(), std::max<std::size_t>(rank, 1)) - 1];
+}
+
+Statistics::Statistics(std::uint64_t warmup_ios, std::uint64_t measured_ios, unsigned disks, std::vector<loop::LPort*> ports)
+    : warmup_(warmup_ios), measured_(measured_ios), ports_(std::move(ports)), disk_ios_(disks, 0), disk_response_sum_s_(disks, 0.0)
+{
+    if (warmup_ == 0) open_window();
+}
+
+void Statistics::open_window()
+{
+    opened_ = true;
+    t_open_ = sc_core::sc_time_stamp();
+    for (auto* p : ports_) {
+        p->restart_maxima();
+        port_at_open_.push_back(p->stats());
+    }
+}
+
+void Statistics::close_window()
+{
+    closed_ = true;
+    t_close_ = sc_core::sc_time_stamp();
+    for (auto* p : ports_) port_at_close_.push_back(p->stats());
+}
+
+void Statistics::io_completed(const hba::IoRequest& io)
+{
+    ++completed_;
+    if (window_open()) {
+        const double r = (io.completed - io.issued).to_seconds();
+        response_s_.push_back(r);
+        (io.read ? reads_ : writes_)++;
+        io_bytes_ += io.bytes;
+        if (io.disk < disk_ios_.size()) {
+            ++disk_ios_[io.disk];
+            disk_response_sum_s_[io.disk] += r;
+        }
+    }
+    if (!opened_ && completed_ == warmup_) open_window();
+    else if (opened_ && !closed_ && completed_ == warmup_ + measured_) close_window();
+}
+
+void Statistics::command_sent(const sc_core::sc_time& wait)
+{
+    if (window_open()) command_wait_s_.push_back(wait.to_seconds());
+}
+
+void Statistics::data_moved(std::uint32_t bytes)
+{
+    if (window_open()) data_bytes_ += bytes;
+}
+
+nlohmann::json Statistics::to_json() const
+{
+    using nlohmann::json;
+    const sc_core::sc_time end = closed_ ? t_close_ : sc_core::sc_time_stamp();
+    const double window = opened_ ? (end - t_open_).to_seconds() : 0.0;
+    const double n = static_cast<double>(response_s_.size());
+    json j;
+    j["measured_ios"] = response_s_.size();
+    j["measured_time_s"] = window;
+    j["iops"] = window > 0 ? n / window : 0.0;
+    j["mb_per_s"] = window > 0 ? static_cast<double>(data_bytes_) / window / 1e6 : 0.0;
+    j["reads"] = reads_;
+    j["writes"] = writes_;
+    j["mean_response_us"] = mean(response_s_) * 1e6;
+    j["p50_response_us"] = percentile(response_s_, 50) * 1e6;
+    j["p99_response_us"] = percentile(response_s_, 99) * 1e6;
+    j["max_response_us"] = response_s_.empty() ? 0.0 : *std::max_element(response_s_.begin(), response_s_.end()) * 1e6;
+    j["command_wait_mean_us"] = mean(command_wait_s_) * 1e6;
+    j["command_wait_p99_us"] = percentile(command_wait_s_, 99) * 1e6;
+    j["commands_measured"] = command_wait_s_.size();
+
+    json disks = json::array();
+    for (std::size_t d = 0; d < disk_ios_.size(); ++d) {
+        const double ios = static_cast<double>(disk_ios_[d]);
+        disks.push_back({{"disk", d},
+                         {"ios", disk_ios_[d]},
+                         {"iops", window > 0 ? ios / window : 0.0},
+                         {"mean_response_us", ios > 0 ? disk_response_sum_s_[d] / ios * 1e6 : 0.0}});
+    }
+    j["disks"] = disks;
+
+    json ports = json::array();
+    for (std::size_t i = 0; i < ports_.size(); ++i) {
+        const loop::PortStats& a = i < port_at_open_.size() ? port_at_open_[i] : loop::PortStats{};
+        const loop::PortStats& b = i < port_at_close_.size() ? port_at_close_[i] : ports_[i]->stats();
+        const auto wins = b.arbitrations_won - a.arbitrations_won;
+        ports.push_back({{"port", ports_[i]->name()},
+                         {"al_pa", phy::al_pa_hex(ports_[i]->al_pa())},
+                         {"arbitrations_won", wins},
+                         {"arbitration_wait_mean_us", wins ? (b.arbitration_wait_total_s - a.arbitration_wait_total_s) / static_cast<double>(wins) * 1e6 : 0.0},
+                         {"arbitration_wait_max_us", b.arbitration_wait_max_s * 1e6},  // maximum since the window opened
+                         {"tenancy_share", window > 0 ? (b.tenancy_s - a.tenancy_s) / window : 0.0},
+                         {"frames_sent", b.frames_sent - a.frames_sent},
+                         {"frames_received", b.frames_received - a.frames_received},
+                         {"transfers", b.transfers - a.transfers},
+                         {"arbitrations_without_access", b.arbitrations_without_access - a.arbitrations_without_access}});
+    }
+    j["ports"] = ports;
+    return j;
+}
+
+}  // namespace fcal::sim

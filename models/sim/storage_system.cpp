@@ -1,0 +1,172 @@
+#include "sim/storage_system.hpp"
+
+#include <sstream>
+
+#include "host/closed_workload.hpp"
+#include "host/open_workload.hpp"
+
+namespace fcal::sim {
+
+using sc_core::SC_US;
+using sc_core::sc_time;
+
+namespace {
+
+hba::HbaParams hba_params(const HbaConfig& c, double handling_us, std::uint64_t burst, DmaPolicy policy)
+{
+    hba::HbaParams p;
+    p.cmd_exec = sc_time(c.cmd_exec_us, SC_US);
+    p.xfer_rdy_or_rsp = sc_time(handling_us, SC_US);
+    p.frame_proc = sc_time(c.frame_proc_ns, sc_core::SC_NS);
+    p.single_frame_transfer = sc_time(c.sft_us, SC_US);
+    p.dma.bandwidth_bytes_per_s = c.dma_mbs * 1e6;
+    p.dma.sched_overhead = sc_time(c.dma_sched_us, SC_US);
+    p.dma.policy = policy == DmaPolicy::RoundRobin ? hba::DmaPolicy::RoundRobin : hba::DmaPolicy::Fcfs;
+    p.max_payload = c.max_payload;
+    p.burst_bytes = static_cast<std::uint32_t>(burst);
+    return p;
+}
+
+loop::PortConfig port_config(const std::string& name, phy::AlPa al_pa, const HbaConfig& c)
+{
+    loop::PortConfig p;
+    p.name = name;
+    p.al_pa = al_pa;
+    p.fair = c.fair;
+    p.incoming_buffers = c.incoming_buffers;
+    p.login_bb_credit = c.login_bb_credit;
+    p.full_duplex = c.full_duplex;
+    return p;
+}
+
+}  // namespace
+
+StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& config) : sc_module(name), config_(config)
+{
+    const unsigned disks = config.disk.count;
+    for (unsigned id = 0; disk_al_pas_.size() < disks; ++id) {
+        const phy::AlPa a = phy::al_pa_of_loop_id(id);
+        if (a != config.initiator.al_pa) disk_al_pas_.push_back(a);
+    }
+
+    loop::LoopConfig lc;
+    lc.rate = config.loop.rate;
+    lc.propagation_ns_per_m = config.loop.propagation_ns_per_m;
+    lc.port_delay_words = config.loop.port_delay_words;
+    lc.hop_m = {config.loop.hop_m};
+    loop::LoopNode controller;
+    controller.port = port_config("controller", config.initiator.al_pa, config.initiator);
+    lc.nodes.push_back(controller);
+    for (unsigned d = 0; d < disks; ++d) {
+        loop::LoopNode n;
+        n.port = port_config("disk" + std::to_string(d), disk_al_pas_[d], config.target);
+        lc.nodes.push_back(n);
+    }
+    while (lc.nodes.size() < config.loop.nodes) {
+        loop::LoopNode n;
+        n.passive = true;
+        lc.nodes.push_back(n);
+    }
+    loop_ = std::make_unique<loop::Loop>("loop", lc);
+
+    memory_ = std::make_unique<host::HostMemory>("host_memory");
+    initiator_ = std::make_unique<hba::InitiatorHba>(
+        "initiator", hba_params(config.initiator, config.initiator.xfer_rdy_us, 0, config.initiator.dma_policy), *loop_->find(config.initiator.al_pa));
+    initiator_->host_dma.bind(memory_->socket);
+
+    disk::DiskParams dp;
+    dp.access_time_s = config.disk.access_ms * 1e-3;
+    dp.media_rate_bytes_per_s = config.disk.rate_mbs * 1e6;
+    dp.queue_slots = config.disk.queue_slots;
+    for (unsigned d = 0; d < disks; ++d) {
+        const std::string n = std::to_string(d);
+        targets_.push_back(std::make_unique<hba::TargetHba>(("target" + n).c_str(),
+                                                            hba_params(config.target, config.target.rsp_gen_us, config.target.burst_bytes, DmaPolicy::Fcfs),
+                                                            *loop_->find(disk_al_pas_[d])));
+        disks_.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), dp));
+        targets_.back()->disk.bind(disks_.back()->socket);
+    }
+
+    host::DeviceDriverParams drv;
+    drv.arrival_processing_s = config.driver.arrival_us * 1e-6;
+    drv.completion_processing_s = config.driver.completion_us * 1e-6;
+    drv.max_outstanding = config.initiator.max_outstanding;
+    driver_ = std::make_unique<host::DeviceDriver>("driver", drv);
+    driver_->set_hba(initiator_.get());
+    initiator_->set_completion(driver_.get());
+
+    host::WorkloadParams wp;
+    wp.disks = disk_al_pas_;
+    wp.read_fraction = config.workload.read_fraction;
+    wp.io_size_bytes = static_cast<std::uint32_t>(config.workload.io_size);
+    wp.total_ios = 2 * config.workload.warmup_ios + config.workload.measured_ios;
+    wp.seed = config.workload.seed;
+    if (config.workload.type == WorkloadType::Closed)
+        workload_ = std::make_unique<host::ClosedWorkload>("workload", *driver_, wp, config.workload.queue_depth);
+    else
+        workload_ = std::make_unique<host::OpenWorkload>("workload", *driver_, wp, config.workload.rate_iops);
+
+    std::vector<loop::LPort*> ports;
+    for (std::size_t i = 0; i < loop_->port_count(); ++i) ports.push_back(&loop_->port(i));
+    stats_ = std::make_unique<Statistics>(config.workload.warmup_ios, config.workload.measured_ios, disks, ports);
+    workload_->on_completed([this](const hba::IoRequest& io) { stats_->io_completed(io); });
+    workload_->on_done([this] {
+        stopped_by_workload_ = true;
+        sc_core::sc_stop();
+    });
+    initiator_->on_command_sent = [this](const hba::IoRequest&, const sc_time& wait) { stats_->command_sent(wait); };
+    initiator_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
+}
+
+void StorageSystem::watch_ports(std::ostream& out)
+{
+    watcher_ = std::make_unique<loop::PortWatcher>(out);
+    for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).set_watcher(watcher_.get());
+}
+
+void StorageSystem::trace_vcd(const std::string& path_without_extension)
+{
+    vcd_ = sc_core::sc_create_vcd_trace_file(path_without_extension.c_str());
+    vcd_->set_time_unit(1, sc_core::SC_PS);
+    for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).trace(vcd_);
+}
+
+RunResult StorageSystem::run()
+{
+    sc_core::sc_start(sc_time(config_.time_limit_s, sc_core::SC_SEC));
+    if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
+    RunResult r;
+    if (stopped_by_workload_) return r;
+    // Either nothing can happen any more with I/Os still open (deadlock), or time ran out.
+    r.end = sc_core::sc_pending_activity() ? RunEnd::TimeLimit : RunEnd::Deadlock;
+    r.diagnosis = diagnose();
+    return r;
+}
+
+std::string StorageSystem::diagnose() const
+{
+    std::ostringstream out;
+    out << "at " << sc_core::sc_time_stamp().to_seconds() * 1e6 << " us: issued " << workload_->issued() << ", completed "
+        << workload_->completed() << ", outstanding " << workload_->outstanding() << " (driver: " << driver_->in_hba()
+        << " in the HBA, " << driver_->waiting() << " waiting)\n";
+    for (std::size_t i = 0; i < loop_->port_count(); ++i) {
+        const loop::LPort& p = loop_->port(i);
+        out << "  " << p.name() << " " << phy::al_pa_hex(p.al_pa()) << " " << loop::name(p.state()) << " access=" << p.access()
+            << " arbitrating=" << p.arbitrating() << " credit=" << p.credit() << " free_buffers=" << p.free_buffers()
+            << " tx=" << loop::name(p.transmitting()) << "\n";
+    }
+    return out.str();
+}
+
+nlohmann::json StorageSystem::results() const
+{
+    nlohmann::json j = stats_->to_json();
+    j["sim_time_s"] = sc_core::sc_time_stamp().to_seconds();
+    j["issued_ios"] = workload_->issued();
+    j["completed_ios"] = workload_->completed();
+    j["outstanding_ios"] = workload_->outstanding();
+    j["warmup_ios"] = config_.workload.warmup_ios;
+    return j;
+}
+
+}  // namespace fcal::sim

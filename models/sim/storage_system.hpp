@@ -1,0 +1,68 @@
+#pragma once
+// The whole modelled system, built from a SimConfig (SPEC sections 1 and 10): workload -> device
+// driver -> initiator HBA -> loop -> target HBAs -> disks, with host memory behind the initiator's
+// DMA. Ring order: the controller's port at node 0, disk i at node i + 1, repeat-only nodes after.
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "disk/disk.hpp"
+#include "hba/initiator_hba.hpp"
+#include "hba/target_hba.hpp"
+#include "host/device_driver.hpp"
+#include "host/host_memory.hpp"
+#include "host/workload.hpp"
+#include "loop/loop.hpp"
+#include "sim/sim_config.hpp"
+#include "sim/statistics.hpp"
+
+namespace fcal::sim {
+
+enum class RunEnd { Completed, TimeLimit, Deadlock };
+
+struct RunResult {
+    RunEnd end = RunEnd::Completed;
+    std::string diagnosis;  // for a time limit or deadlock: what every port and queue was doing
+};
+
+class StorageSystem : public sc_core::sc_module {
+public:
+    StorageSystem(sc_core::sc_module_name name, const SimConfig& config);
+
+    // Optional observation; call before run().
+    void watch_ports(std::ostream& out);
+    void trace_vcd(const std::string& path_without_extension);
+
+    RunResult run();
+    nlohmann::json results() const;  // statistics plus run-level counters (no wall-clock fields)
+
+    loop::Loop& loop() { return *loop_; }
+    hba::InitiatorHba& initiator() { return *initiator_; }
+    hba::TargetHba& target(unsigned disk) { return *targets_.at(disk); }
+    disk::Disk& disk_model(unsigned disk) { return *disks_.at(disk); }
+    host::Workload& workload() { return *workload_; }
+    host::DeviceDriver& driver() { return *driver_; }
+    const SimConfig& config() const { return config_; }
+    // AL_PA of each disk: the lowest priorities, in loop_ID order, skipping the controller's.
+    const std::vector<phy::AlPa>& disk_al_pas() const { return disk_al_pas_; }
+
+private:
+    std::string diagnose() const;
+
+    SimConfig config_;
+    std::vector<phy::AlPa> disk_al_pas_;
+    std::unique_ptr<loop::Loop> loop_;
+    std::unique_ptr<host::HostMemory> memory_;
+    std::unique_ptr<hba::InitiatorHba> initiator_;
+    std::vector<std::unique_ptr<hba::TargetHba>> targets_;
+    std::vector<std::unique_ptr<disk::Disk>> disks_;
+    std::unique_ptr<host::DeviceDriver> driver_;
+    std::unique_ptr<host::Workload> workload_;
+    std::unique_ptr<Statistics> stats_;
+    std::unique_ptr<loop::PortWatcher> watcher_;
+    sc_core::sc_trace_file* vcd_ = nullptr;
+    bool stopped_by_workload_ = false;
+};
+
+}  // namespace fcal::sim

@@ -1,0 +1,137 @@
+// fcal-sim: the simulator's command line. With no arguments it runs the baseline scenario
+// (SPEC section 10) and prints a readable summary.
+//
+// Exit codes: 0 all I/Os completed; 1 the time limit (sim.time_limit_s) stopped the run first;
+// 2 bad input (configuration key, value or file; one line on stderr naming it); 3 deadlock (I/Os
+// outstanding and nothing left to happen; every port's state is printed).
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "loop/loop.hpp"
+#include "sim/parameter_table.hpp"
+#include "sim/sim_config.hpp"
+#include "sim/storage_system.hpp"
+
+using namespace fcal;
+
+namespace {
+
+void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
+{
+    std::printf("fcal-sim: %u disks on a %s loop (%u nodes), %s workload, queue depth %u, %llu-byte I/Os, %.0f%% reads, schedule %s\n",
+                c.disk.count, phy::to_string(c.loop.rate).c_str(), c.loop.nodes, sim::to_string(c.workload.type).c_str(),
+                c.workload.queue_depth, static_cast<unsigned long long>(c.workload.io_size), c.workload.read_fraction * 100,
+                sim::to_string(c.schedule).c_str());
+    std::printf("  measured I/Os      %llu over %.6f s (warm-up and cool-down %llu each)\n",
+                static_cast<unsigned long long>(r["measured_ios"].get<std::uint64_t>()), r["measured_time_s"].get<double>(),
+                static_cast<unsigned long long>(r["warmup_ios"].get<std::uint64_t>()));
+    std::printf("  throughput         %.1f IOPS, %.2f MB/s\n", r["iops"].get<double>(), r["mb_per_s"].get<double>());
+    std::printf("  response time      mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us\n", r["mean_response_us"].get<double>(),
+                r["p50_response_us"].get<double>(), r["p99_response_us"].get<double>(), r["max_response_us"].get<double>());
+    std::printf("  command wait (HBA) mean %.1f us, p99 %.1f us\n", r["command_wait_mean_us"].get<double>(), r["command_wait_p99_us"].get<double>());
+    const auto& ctl = r["ports"][0];
+    std::printf("  controller port    arbitration wait mean %.2f us, max %.2f us; loop tenancy %.1f%%\n",
+                ctl["arbitration_wait_mean_us"].get<double>(), ctl["arbitration_wait_max_us"].get<double>(),
+                ctl["tenancy_share"].get<double>() * 100);
+    double tenancy = 0;
+    for (const auto& p : r["ports"]) tenancy += p["tenancy_share"].get<double>();
+    std::printf("  loop               owned %.1f%% of the time; simulated %.6f s in %.3f s wall\n", tenancy * 100,
+                r["sim_time_s"].get<double>(), r["wall_time_s"].get<double>());
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[])
+{
+    // sc_stop() at the end of a run is expected, not news.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    CLI::App app{"fcal-sim: FC-AL storage back end simulator (runs the baseline scenario with no arguments)"};
+    std::string config_file, stats_json, trace_path, vcd_path;
+    std::vector<std::string> sets;
+    bool list = false, quiet = false;
+    app.add_option("--config", config_file, "JSON configuration (nested objects or dotted keys)");
+    app.add_option("--set", sets, "KEY=VALUE, applied after the file (repeatable)");
+    app.add_option("--stats-json", stats_json, "write the results as JSON to PATH ('-' for stdout)");
+    app.add_flag("--list-params", list, "print every parameter: key, default, unit, range, description");
+    app.add_option("--trace", trace_path, "write the port-watcher trace of every port to PATH");
+    app.add_option("--vcd", vcd_path, "write a VCD of every port to PATH");
+    app.add_flag("--quiet", quiet, "no summary on stdout");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : 2;
+    }
+
+    sim::ParameterTable table = sim::fcal_parameters();
+    if (list) {
+        table.list(std::cout);
+        return 0;
+    }
+    sim::SimConfig config;
+    try {
+        if (!config_file.empty()) table.load_json_file(config_file);
+        for (const auto& s : sets) table.set_assignment(s);
+        config = sim::build_config(table);
+    } catch (const sim::ConfigError& e) {
+        std::fprintf(stderr, "fcal-sim: %s\n", e.what());
+        return 2;
+    }
+
+    std::unique_ptr<sim::StorageSystem> system;
+    try {
+        system = std::make_unique<sim::StorageSystem>("system", config);
+    } catch (const loop::ConfigError& e) {
+        std::fprintf(stderr, "fcal-sim: %s\n", e.what());
+        return 2;
+    }
+    std::ofstream trace_out;
+    if (!trace_path.empty()) {
+        trace_out.open(trace_path);
+        if (!trace_out) {
+            std::fprintf(stderr, "fcal-sim: --trace: cannot write '%s'\n", trace_path.c_str());
+            return 2;
+        }
+        system->watch_ports(trace_out);
+    }
+    if (!vcd_path.empty()) {
+        std::string base = vcd_path;
+        if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+        system->trace_vcd(base);
+    }
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const sim::RunResult run = system->run();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    nlohmann::json results = system->results();
+    results["wall_time_s"] = wall;
+    results["run_end"] = run.end == sim::RunEnd::Completed ? "completed" : run.end == sim::RunEnd::TimeLimit ? "time_limit" : "deadlock";
+    nlohmann::json doc = {{"config", sim::to_json(config)}, {"results", results}};
+    if (!stats_json.empty()) {
+        const std::string text = doc.dump(2) + "\n";
+        if (stats_json == "-") {
+            std::cout << text;
+        } else {
+            std::ofstream out(stats_json);
+            if (!out || !(out << text)) {
+                std::fprintf(stderr, "fcal-sim: --stats-json: cannot write '%s'\n", stats_json.c_str());
+                return 2;
+            }
+        }
+    }
+    if (!quiet && stats_json != "-") print_summary(config, results);
+    if (run.end == sim::RunEnd::Deadlock) {
+        std::fprintf(stderr, "fcal-sim: deadlock: I/Os are outstanding and nothing is left to happen\n%s", run.diagnosis.c_str());
+        return 3;
+    }
+    if (run.end == sim::RunEnd::TimeLimit) {
+        std::fprintf(stderr, "fcal-sim: sim.time_limit_s reached before all I/Os completed\n%s", run.diagnosis.c_str());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,238 @@
+// Disk target: command queue, actuator timing and buffer accesses over TLM-2.0.
+// Expected times are worked out here: service = access + bytes / media rate.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "disk/disk.hpp"
+
+using namespace fcal;
+using sc_core::SC_MS;
+using sc_core::SC_US;
+using sc_core::sc_start;
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+using sc_core::SC_ZERO_TIME;
+
+namespace {
+
+// 2 ms + 65536 B / 50e6 B/s = 2 ms + 1.31072 ms.
+const sc_time kService64k(3.31072, SC_MS);
+
+// Plays the target HBA: issues commands and buffer accesses, records disk_ready times.
+struct Bench : sc_core::sc_module, hba::DiskReady {
+    tlm_utils::simple_initiator_socket<Bench> out;
+    disk::Disk disk;
+    std::map<std::uint64_t, sc_time> ready;
+    std::function<void(std::uint64_t)> on_ready;
+
+    Bench(sc_core::sc_module_name name, const disk::DiskParams& params) : sc_module(name), out("out"), disk("disk", params)
+    {
+        out.bind(disk.socket);
+    }
+
+    void disk_ready(std::uint64_t tag) override
+    {
+        REQUIRE(ready.count(tag) == 0);
+        ready[tag] = sc_time_stamp();
+        if (on_ready) on_ready(tag);
+    }
+
+    tlm::tlm_response_status command(bool read, std::uint32_t bytes, std::uint64_t tag,
+                                     sc_time delay = SC_ZERO_TIME)
+    {
+        tlm::tlm_generic_payload trans;
+        hba::DiskCommand cmd;
+        cmd.read = read;
+        cmd.bytes = bytes;
+        cmd.tag = tag;
+        cmd.done = this;
+        trans.set_command(tlm::TLM_WRITE_COMMAND);
+        trans.set_address(hba::kDiskCommandAddress);
+        trans.set_data_length(0);
+        trans.set_extension(&cmd);
+        out->b_transport(trans, delay);
+        trans.clear_extension(&cmd);
+        return trans.get_response_status();
+    }
+
+    tlm::tlm_response_status data(tlm::tlm_command command, std::uint64_t offset, std::uint32_t bytes)
+    {
+        std::vector<unsigned char> buffer(bytes, 0xAA);
+        tlm::tlm_generic_payload trans;
+        trans.set_command(command);
+        trans.set_address(hba::kDiskBufferBase + offset);
+        trans.set_data_ptr(buffer.data());
+        trans.set_data_length(bytes);
+        trans.set_streaming_width(bytes);
+        sc_time delay = SC_ZERO_TIME;
+        out->b_transport(trans, delay);
+        return trans.get_response_status();
+    }
+};
+
+disk::DiskParams baseline(unsigned slots = 8)
+{
+    disk::DiskParams p;
+    p.access_time_s = 2e-3;
+    p.media_rate_bytes_per_s = 50e6;
+    p.queue_slots = slots;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("Disk read is ready after access time plus size over media rate", "[disk]")
+{
+    Bench bench("bench", baseline());
+    REQUIRE(bench.disk.service_time(65536) == kService64k);
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.command(true, 65536, 7) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.disk.queued() == 1);
+    sc_start(10, SC_MS);
+    REQUIRE(bench.ready.size() == 1);
+    REQUIRE(bench.ready.at(7) == kService64k);
+    REQUIRE(bench.disk.queued() == 0);
+    REQUIRE(bench.disk.stats().commands_served == 1);
+    REQUIRE(bench.disk.stats().reads_served == 1);
+    REQUIRE(bench.disk.stats().busy_time == kService64k);
+}
+
+TEST_CASE("Disk serves two queued commands back to back", "[disk]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.command(true, 65536, 1) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.command(true, 65536, 2) == tlm::TLM_OK_RESPONSE);
+    sc_start(20, SC_MS);
+    REQUIRE(bench.ready.at(1) == kService64k);
+    REQUIRE(bench.ready.at(2) == sc_time(6.62144, SC_MS));  // 2 x 3.31072 ms
+    REQUIRE(bench.disk.stats().max_queue == 2);
+    REQUIRE(bench.disk.stats().commands_served == 2);
+    REQUIRE(bench.disk.stats().busy_time == sc_time(6.62144, SC_MS));
+}
+
+TEST_CASE("Disk serves commands of different sizes first come first served", "[disk]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.command(true, 1000000, 1) == tlm::TLM_OK_RESPONSE);  // 2 ms + 20 ms
+    REQUIRE(bench.command(false, 4096, 2) == tlm::TLM_OK_RESPONSE);    // 2 ms + 81.92 us
+    sc_start(50, SC_MS);
+    REQUIRE(bench.ready.at(1) == sc_time(22, SC_MS));
+    REQUIRE(bench.ready.at(2) == sc_time(22, SC_MS) + sc_time(2081.92, SC_US));
+}
+
+TEST_CASE("Disk refuses a command when every queue slot is taken", "[disk]")
+{
+    Bench bench("bench", baseline(2));
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.command(true, 65536, 1) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.command(true, 65536, 2) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.command(true, 65536, 3) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    REQUIRE(bench.disk.queued() == 2);
+    // The first command's slot is free once it is ready.
+    sc_start(4, SC_MS);
+    REQUIRE(bench.ready.count(1) == 1);
+    REQUIRE(bench.command(true, 65536, 4) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.command(true, 65536, 5) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    sc_start(20, SC_MS);
+    REQUIRE(bench.ready.count(3) == 0);
+    REQUIRE(bench.ready.count(5) == 0);
+    // Command 4 waited for command 2: ready at 3 x service.
+    REQUIRE(bench.ready.at(4) == sc_time(3 * 3.31072, SC_MS));
+    REQUIRE(bench.disk.stats().commands_accepted == 3);
+    REQUIRE(bench.disk.stats().commands_rejected == 2);
+    REQUIRE(bench.disk.stats().max_queue == 2);
+}
+
+TEST_CASE("Disk write completes access plus transfer after it arrives (write-through)", "[disk]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    // The HBA fills the buffer with 32 frames' worth of data, then issues the write at 1 ms.
+    for (std::uint32_t i = 0; i < 32; ++i)
+        REQUIRE(bench.data(tlm::TLM_WRITE_COMMAND, i * 2048ULL, 2048) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.disk.stats().buffer_bytes_in == 65536);
+    REQUIRE(sc_time_stamp() == SC_ZERO_TIME);  // buffer accesses take no time
+    sc_start(1, SC_MS);
+    REQUIRE(bench.command(false, 65536, 9) == tlm::TLM_OK_RESPONSE);
+    sc_start(10, SC_MS);
+    REQUIRE(bench.ready.at(9) == sc_time(1, SC_MS) + kService64k);
+    REQUIRE(bench.disk.stats().writes_served == 1);
+}
+
+TEST_CASE("Disk read data leaves the buffer at once", "[disk]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.command(true, 4096, 1) == tlm::TLM_OK_RESPONSE);
+    sc_start(5, SC_MS);
+    const sc_time before = sc_time_stamp();
+    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 0, 2048) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 2048, 2048) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(sc_time_stamp() == before);
+    REQUIRE(bench.disk.stats().buffer_bytes_out == 4096);
+}
+
+TEST_CASE("Disk does not start a command before its annotated arrival", "[disk]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.command(true, 65536, 1, sc_time(500, SC_US)) == tlm::TLM_OK_RESPONSE);
+    sc_start(10, SC_MS);
+    REQUIRE(bench.ready.at(1) == sc_time(500, SC_US) + kService64k);
+}
+
+TEST_CASE("Disk accepts a new command from inside disk_ready", "[disk]")
+{
+    // One slot: the HBA can only issue the next command once the previous one is ready.
+    Bench bench("bench", baseline(1));
+    bench.on_ready = [&](std::uint64_t tag) {
+        if (tag < 3) REQUIRE(bench.command(true, 65536, tag + 1) == tlm::TLM_OK_RESPONSE);
+    };
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.command(true, 65536, 1) == tlm::TLM_OK_RESPONSE);
+    sc_start(20, SC_MS);
+    REQUIRE(bench.ready.at(1) == kService64k);
+    REQUIRE(bench.ready.at(2) == sc_time(2 * 3.31072, SC_MS));
+    REQUIRE(bench.ready.at(3) == sc_time(3 * 3.31072, SC_MS));
+    REQUIRE(bench.disk.stats().max_queue == 1);
+}
+
+TEST_CASE("Disk rejects malformed transactions", "[disk]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    tlm::tlm_generic_payload trans;
+    sc_time delay = SC_ZERO_TIME;
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_address(hba::kDiskCommandAddress);
+    trans.set_data_length(0);
+    bench.out->b_transport(trans, delay);  // no DiskCommand extension
+    REQUIRE(trans.get_response_status() == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    trans.set_address(0x1000);  // neither the command address nor the buffer
+    bench.out->b_transport(trans, delay);
+    REQUIRE(trans.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    REQUIRE(bench.disk.queued() == 0);
+}
+
+TEST_CASE("Disk parameters are checked", "[disk]")
+{
+    auto p = baseline();
+    p.queue_slots = 0;
+    REQUIRE_THROWS_AS(disk::validate(p), std::invalid_argument);
+    p = baseline();
+    p.media_rate_bytes_per_s = 0;
+    REQUIRE_THROWS_AS(disk::validate(p), std::invalid_argument);
+    p = baseline();
+    p.access_time_s = -1;
+    REQUIRE_THROWS_AS(disk::validate(p), std::invalid_argument);
+    REQUIRE_NOTHROW(disk::validate(baseline()));
+}

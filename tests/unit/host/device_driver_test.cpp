@@ -1,0 +1,183 @@
+// Device driver: the max_outstanding window and the single driver CPU's FCFS processing.
+// The HBA is a fake that completes every request a fixed time after it was handed over.
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <systemc>
+#include <vector>
+
+#include "fake_hba.hpp"
+#include "host/device_driver.hpp"
+
+using namespace fcal;
+using sc_core::SC_MS;
+using sc_core::SC_US;
+using sc_core::sc_start;
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+namespace {
+
+struct Bench {
+    host::DeviceDriver driver;
+    test::FakeHba hba;
+    std::deque<hba::IoRequest> ios;
+    std::vector<std::uint64_t> completed_ids;
+    std::vector<sc_time> completed_at;
+
+    Bench(const host::DeviceDriverParams& params, sc_time hba_latency)
+        : driver("driver", params), hba("hba", driver, test::fixed_latency(hba_latency))
+    {
+        driver.set_hba(&hba);
+        driver.set_completion_callback([this](hba::IoRequest* io) {
+            completed_ids.push_back(io->id);
+            completed_at.push_back(io->completed);
+            REQUIRE(io->completed == sc_core::sc_time_stamp());
+        });
+    }
+
+    void submit(unsigned n)
+    {
+        for (unsigned i = 0; i < n; ++i) {
+            ios.emplace_back();
+            ios.back().id = ios.size() - 1;
+            driver.submit(&ios.back());
+        }
+    }
+
+    // Every submitted request is somewhere: on the CPU, waiting, in the HBA or completed.
+    void require_conserved() const
+    {
+        REQUIRE(driver.submitted() == driver.in_arrival_processing() + driver.waiting() + driver.in_hba() +
+                                          driver.in_completion_processing() + driver.completed());
+    }
+};
+
+host::DeviceDriverParams params(double arrival_s, double completion_s, unsigned max_outstanding)
+{
+    host::DeviceDriverParams p;
+    p.arrival_processing_s = arrival_s;
+    p.completion_processing_s = completion_s;
+    p.max_outstanding = max_outstanding;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("Driver keeps max_outstanding in the HBA and admits waiting requests on completions", "[driver]")
+{
+    Bench b(params(0, 0, 2), sc_time(1, SC_MS));
+    sc_start(SC_ZERO_TIME);
+    b.submit(5);
+    sc_start(500, SC_US);
+    REQUIRE(b.driver.submitted() == 5);
+    REQUIRE(b.driver.in_hba() == 2);
+    REQUIRE(b.driver.waiting() == 3);
+    REQUIRE(b.hba.seen.size() == 2);
+    b.require_conserved();
+
+    // At 1 ms the first two complete and free both slots.
+    sc_start(1, SC_MS);
+    REQUIRE(b.driver.completed() == 2);
+    REQUIRE(b.driver.in_hba() == 2);
+    REQUIRE(b.driver.waiting() == 1);
+    b.require_conserved();
+
+    sc_start(10, SC_MS);
+    REQUIRE(b.driver.completed() == 5);
+    REQUIRE(b.driver.in_hba() == 0);
+    REQUIRE(b.driver.waiting() == 0);
+    REQUIRE(b.driver.max_waiting() == 3);
+    REQUIRE(b.hba.max_in_flight == 2);
+    b.require_conserved();
+
+    // Handed over in submission order: 0 and 1 at once, 2 and 3 at 1 ms, 4 at 2 ms.
+    const std::vector<sc_time> to_hba{SC_ZERO_TIME, SC_ZERO_TIME, sc_time(1, SC_MS), sc_time(1, SC_MS),
+                                      sc_time(2, SC_MS)};
+    REQUIRE(b.hba.seen.size() == 5);
+    for (std::size_t i = 0; i < 5; ++i) {
+        REQUIRE(b.hba.seen[i].id == i);
+        REQUIRE(b.hba.seen[i].to_hba == to_hba[i]);
+        REQUIRE(b.ios[i].to_hba == to_hba[i]);
+        REQUIRE(b.ios[i].completed == to_hba[i] + sc_time(1, SC_MS));
+    }
+    REQUIRE(b.completed_ids == std::vector<std::uint64_t>{0, 1, 2, 3, 4});
+}
+
+TEST_CASE("Driver arrival processing runs one request after the other", "[driver]")
+{
+    // 10 us per arrival, 5 us per completion, HBA 100 us: handed over at 10/20/30 us, back from the
+    // HBA at 110/120/130 us, reported after 5 us more on an idle CPU.
+    Bench b(params(10e-6, 5e-6, 255), sc_time(100, SC_US));
+    sc_start(SC_ZERO_TIME);
+    b.submit(3);
+    sc_start(1, SC_MS);
+    REQUIRE(b.ios[0].to_hba == sc_time(10, SC_US));
+    REQUIRE(b.ios[1].to_hba == sc_time(20, SC_US));
+    REQUIRE(b.ios[2].to_hba == sc_time(30, SC_US));
+    REQUIRE(b.completed_at == std::vector<sc_time>{sc_time(115, SC_US), sc_time(125, SC_US), sc_time(135, SC_US)});
+}
+
+TEST_CASE("Driver completions queue behind arrivals on the one CPU", "[driver]")
+{
+    // Arrivals take 10 us, completions 5 us, the HBA 15 us.
+    //   CPU: A0 0-10, A1 10-20, A2 20-30, C0 (back at 25) 30-35, C1 (back at 35) 35-40,
+    //        C2 (back at 45) 45-50.
+    Bench b(params(10e-6, 5e-6, 255), sc_time(15, SC_US));
+    sc_start(SC_ZERO_TIME);
+    b.submit(3);
+    sc_start(27, SC_US);
+    REQUIRE(b.driver.in_completion_processing() == 1);  // C0 waits for A2
+    REQUIRE(b.driver.in_arrival_processing() == 1);
+    b.require_conserved();
+    sc_start(1, SC_MS);
+    REQUIRE(b.ios[0].to_hba == sc_time(10, SC_US));
+    REQUIRE(b.ios[1].to_hba == sc_time(20, SC_US));
+    REQUIRE(b.ios[2].to_hba == sc_time(30, SC_US));
+    REQUIRE(b.completed_at == std::vector<sc_time>{sc_time(35, SC_US), sc_time(40, SC_US), sc_time(50, SC_US)});
+    b.require_conserved();
+}
+
+TEST_CASE("Driver slot frees before completion processing", "[driver]")
+{
+    // max_outstanding 1, completion processing 50 us, HBA 100 us: request 1 goes to the HBA the
+    // moment request 0 comes back (100 us), not after its completion processing (150 us).
+    Bench b(params(0, 50e-6, 1), sc_time(100, SC_US));
+    sc_start(SC_ZERO_TIME);
+    b.submit(2);
+    sc_start(1, SC_MS);
+    REQUIRE(b.ios[1].to_hba == sc_time(100, SC_US));
+    REQUIRE(b.completed_at == std::vector<sc_time>{sc_time(150, SC_US), sc_time(250, SC_US)});
+}
+
+TEST_CASE("Driver with zero processing times keeps the submission order", "[driver]")
+{
+    Bench b(params(0, 0, 3), sc_time(10, SC_US));
+    sc_start(SC_ZERO_TIME);
+    b.submit(20);
+    sc_start(1, SC_MS);
+    REQUIRE(b.driver.completed() == 20);
+    REQUIRE(b.hba.seen.size() == 20);
+    for (std::size_t i = 0; i < 20; ++i) {
+        REQUIRE(b.hba.seen[i].id == i);
+        REQUIRE(b.ios[i].to_hba == sc_time(10.0 * static_cast<double>(i / 3), SC_US));
+    }
+    REQUIRE(b.hba.max_in_flight == 3);
+    b.require_conserved();
+}
+
+TEST_CASE("Driver reports a completion it never handed to the HBA", "[driver]")
+{
+    Bench b(params(0, 0, 2), sc_time(10, SC_US));
+    sc_start(SC_ZERO_TIME);
+    hba::IoRequest stray;
+    REQUIRE_THROWS(b.driver.io_complete(&stray));
+}
+
+TEST_CASE("Driver parameters are checked", "[driver]")
+{
+    REQUIRE_THROWS_AS(host::validate(params(0, 0, 0)), std::invalid_argument);
+    REQUIRE_THROWS_AS(host::validate(params(-1e-6, 0, 1)), std::invalid_argument);
+    REQUIRE_THROWS_AS(host::validate(params(0, -1e-6, 1)), std::invalid_argument);
+    REQUIRE_NOTHROW(host::validate(params(0, 0, 1)));
+}

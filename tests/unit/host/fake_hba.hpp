@@ -1,0 +1,87 @@
+#pragma once
+// Stands in for the initiator HBA in the host tests: completes each request a fixed latency after
+// it was handed over (the latency may depend on the disk), and keeps a record of what it saw.
+#include <functional>
+#include <map>
+#include <systemc>
+#include <vector>
+
+#include "hba/io_request.hpp"
+
+namespace fcal::test {
+
+class FakeHba : public sc_core::sc_module, public hba::HbaFrontEnd {
+public:
+    struct Seen {
+        std::uint64_t id;
+        unsigned disk;
+        phy::AlPa target;
+        bool read;
+        std::uint64_t lba;
+        sc_core::sc_time issued;
+        sc_core::sc_time to_hba;
+    };
+
+    SC_HAS_PROCESS(FakeHba);
+    FakeHba(sc_core::sc_module_name name, hba::HbaCompletion& driver,
+            std::function<sc_core::sc_time(const hba::IoRequest&)> latency)
+        : sc_module(name), driver_(driver), latency_(std::move(latency))
+    {
+        SC_METHOD(complete_due);
+        sensitive << due_event_;
+        dont_initialize();
+    }
+
+    void submit(hba::IoRequest* io) override
+    {
+        seen.push_back(Seen{io->id, io->disk, io->target, io->read, io->lba, io->issued, io->to_hba});
+        if (in_flight_per_disk.size() <= io->disk) {
+            in_flight_per_disk.resize(io->disk + 1, 0);
+            max_in_flight_per_disk.resize(io->disk + 1, 0);
+        }
+        ++in_flight;
+        max_in_flight = std::max(max_in_flight, in_flight);
+        ++in_flight_per_disk[io->disk];
+        max_in_flight_per_disk[io->disk] = std::max(max_in_flight_per_disk[io->disk], in_flight_per_disk[io->disk]);
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        pending_.emplace(now + latency_(*io), io);  // equal times stay in submission order
+        due_event_.notify(pending_.begin()->first - now);  // an earlier notification wins
+    }
+
+    std::vector<Seen> seen;
+    std::size_t in_flight = 0;
+    std::size_t max_in_flight = 0;
+    std::vector<std::size_t> in_flight_per_disk;
+    std::vector<std::size_t> max_in_flight_per_disk;
+
+private:
+    void complete_due()
+    {
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        // A notification made for an entry already taken may fire early: re-arm for the real one.
+        if (pending_.empty()) return;
+        if (pending_.begin()->first > now) {
+            due_event_.notify(pending_.begin()->first - now);
+            return;
+        }
+        auto first = pending_.begin();
+        hba::IoRequest* io = first->second;
+        pending_.erase(first);
+        if (!pending_.empty()) due_event_.notify(pending_.begin()->first - now);
+        --in_flight;
+        --in_flight_per_disk[io->disk];
+        driver_.io_complete(io);
+    }
+
+    hba::HbaCompletion& driver_;
+    std::function<sc_core::sc_time(const hba::IoRequest&)> latency_;
+    std::multimap<sc_core::sc_time, hba::IoRequest*> pending_;
+    sc_core::sc_event due_event_;
+};
+
+inline std::function<sc_core::sc_time(const hba::IoRequest&)> fixed_latency(sc_core::sc_time t)
+{
+    return [t](const hba::IoRequest&) { return t; };
+}
+
+}  // namespace fcal::test

@@ -1,0 +1,406 @@
+// The parameter table: keys, defaults and the way files and --set feed it. Expected defaults are
+// written out here from the specification's list, not read back from the table.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+#include "sim/parameter_table.hpp"
+
+using namespace fcal::sim;
+
+namespace {
+
+// A JSON file that exists for one test; named after the process so parallel ctest runs do not meet.
+class TempFile {
+public:
+    explicit TempFile(const std::string& contents)
+        : path_(std::filesystem::temp_directory_path() /
+                ("fcal_parameter_table_test_" + std::to_string(::getpid()) + "_" + std::to_string(next_++) + ".json"))
+    {
+        std::ofstream(path_) << contents;
+    }
+    ~TempFile() { std::filesystem::remove(path_); }
+    std::string path() const { return path_.string(); }
+
+private:
+    static inline int next_ = 0;
+    std::filesystem::path path_;
+};
+
+template <typename F>
+std::string error_of(F&& action)
+{
+    try {
+        action();
+    } catch (const ConfigError& e) {
+        const std::string message = e.what();
+        CHECK(message.find('\n') == std::string::npos);
+        return message;
+    }
+    FAIL("no ConfigError was thrown");
+    return "";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+const std::set<std::string> kSpecKeys = {
+    "loop.speed", "loop.nodes", "loop.hop_m", "loop.length_m", "loop.port_delay_words", "loop.propagation_ns_per_m",
+    "initiator.al_pa", "initiator.fair", "initiator.incoming_buffers", "initiator.login_bb_credit",
+    "initiator.full_duplex", "initiator.max_payload", "initiator.cmd_exec_us", "initiator.xfer_rdy_us",
+    "initiator.dma_mbs", "initiator.dma_sched_us", "initiator.dma_policy", "initiator.frame_proc_ns",
+    "initiator.sft_us", "initiator.max_outstanding",
+    "target.fair", "target.incoming_buffers", "target.login_bb_credit", "target.full_duplex", "target.max_payload",
+    "target.cmd_exec_us", "target.rsp_gen_us", "target.dma_mbs", "target.dma_sched_us", "target.frame_proc_ns",
+    "target.sft_us", "target.burst_bytes",
+    "driver.arrival_us", "driver.completion_us",
+    "disk.count", "disk.access_ms", "disk.rate_mbs", "disk.queue_slots",
+    "workload.type", "workload.queue_depth", "workload.io_size", "workload.read_fraction", "workload.rate_iops",
+    "workload.measured_ios", "workload.warmup_ios", "workload.seed",
+    "schedule", "sim.time_limit_s"};
+
+}  // namespace
+
+TEST_CASE("parameter_table: holds exactly the keys of the specification")
+{
+    const auto table = fcal_parameters();
+    std::set<std::string> keys;
+    for (const auto& p : table.parameters()) {
+        INFO(p.key);
+        CHECK(keys.insert(p.key).second);
+        CHECK_FALSE(p.description.empty());
+        CHECK(p.description.find('\n') == std::string::npos);
+    }
+    CHECK(keys == kSpecKeys);
+}
+
+TEST_CASE("parameter_table: defaults are those of the specification")
+{
+    const auto t = fcal_parameters();
+    for (const auto& key : kSpecKeys) {
+        INFO(key);
+        CHECK_FALSE(t.is_set(key));
+    }
+
+    CHECK(t.get_string("loop.speed") == "2GFC");
+    CHECK_FALSE(t.has_value("loop.nodes"));
+    CHECK(t.find("loop.nodes")->default_text == "disk.count+1");
+    CHECK(t.get_real("loop.hop_m") == 2.0);
+    CHECK_FALSE(t.has_value("loop.length_m"));
+    CHECK(t.get_int("loop.port_delay_words") == 6);
+    CHECK(t.get_real("loop.propagation_ns_per_m") == 5.0);
+
+    CHECK(t.get_al_pa("initiator.al_pa") == 0x01);
+    CHECK(t.get_bool("initiator.fair"));
+    CHECK(t.get_int("initiator.incoming_buffers") == 3);
+    CHECK(t.get_int("initiator.login_bb_credit") == 0);
+    CHECK_FALSE(t.get_bool("initiator.full_duplex"));
+    CHECK(t.get_bytes("initiator.max_payload") == 2048);
+    CHECK(t.get_real("initiator.cmd_exec_us") == 43.9);
+    CHECK(t.get_real("initiator.xfer_rdy_us") == 11.8);
+    CHECK(t.get_real("initiator.dma_mbs") == 1064.0);
+    CHECK(t.get_real("initiator.dma_sched_us") == 15.5);
+    CHECK(t.get_string("initiator.dma_policy") == "fcfs");
+    CHECK(t.get_real("initiator.frame_proc_ns") == 400.0);
+    CHECK(t.get_real("initiator.sft_us") == 20.2);
+    CHECK(t.get_int("initiator.max_outstanding") == 255);
+
+    CHECK(t.get_bool("target.fair"));
+    CHECK(t.get_int("target.incoming_buffers") == 2);
+    CHECK(t.get_int("target.login_bb_credit") == 0);
+    CHECK_FALSE(t.get_bool("target.full_duplex"));
+    CHECK(t.get_bytes("target.max_payload") == 2048);
+    CHECK(t.get_real("target.cmd_exec_us") == 47.4);
+    CHECK(t.get_real("target.rsp_gen_us") == 10.3);
+    CHECK(t.get_real("target.dma_mbs") == 1064.0);
+    CHECK(t.get_real("target.dma_sched_us") == 15.5);
+    CHECK(t.get_real("target.frame_proc_ns") == 400.0);
+    CHECK(t.get_real("target.sft_us") == 20.2);
+    CHECK(t.get_bytes("target.burst_bytes") == 0);
+
+    CHECK(t.get_real("driver.arrival_us") == 0.0);
+    CHECK(t.get_real("driver.completion_us") == 0.0);
+
+    CHECK(t.get_int("disk.count") == 16);
+    CHECK(t.get_real("disk.access_ms") == 2.0);
+    CHECK(t.get_real("disk.rate_mbs") == 50.0);
+    CHECK(t.get_int("disk.queue_slots") == 16);
+
+    CHECK(t.get_string("workload.type") == "closed");
+    CHECK(t.get_int("workload.queue_depth") == 1);
+    CHECK(t.get_bytes("workload.io_size") == 64 * 1024);
+    CHECK(t.get_real("workload.read_fraction") == 1.0);
+    CHECK(t.get_real("workload.rate_iops") == 0.0);
+    CHECK(t.get_int("workload.measured_ios") == 2000);
+    CHECK_FALSE(t.has_value("workload.warmup_ios"));
+    CHECK(contains(t.find("workload.warmup_ios")->default_text, "10"));
+    CHECK(t.get_int("workload.seed") == 1);
+
+    CHECK(t.get_string("schedule") == "normal");
+    CHECK(t.get_real("sim.time_limit_s") == 100.0);
+}
+
+TEST_CASE("parameter_table: units and choices")
+{
+    const auto t = fcal_parameters();
+    CHECK(t.find("loop.hop_m")->unit == "m");
+    CHECK(t.find("loop.port_delay_words")->unit == "words");
+    CHECK(t.find("initiator.cmd_exec_us")->unit == "us");
+    CHECK(t.find("initiator.frame_proc_ns")->unit == "ns");
+    CHECK(t.find("initiator.dma_mbs")->unit == "MB/s");
+    CHECK(t.find("disk.access_ms")->unit == "ms");
+    CHECK(t.find("workload.io_size")->unit == "bytes");
+    CHECK(t.find("sim.time_limit_s")->unit == "s");
+    CHECK(t.find("loop.speed")->choices == std::vector<std::string>{"1GFC", "2GFC", "4GFC", "8GFC"});
+    CHECK(t.find("initiator.dma_policy")->choices == std::vector<std::string>{"fcfs", "round_robin"});
+    CHECK(t.find("workload.type")->choices == std::vector<std::string>{"closed", "open"});
+    CHECK(t.find("schedule")->choices == std::vector<std::string>{"normal", "cmdf"});
+}
+
+TEST_CASE("parameter_table: list shows every key with its default")
+{
+    const auto t = fcal_parameters();
+    std::ostringstream out;
+    t.list(out);
+    const std::string text = out.str();
+
+    std::map<std::string, std::string> line_of;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) line_of[line.substr(0, line.find(' '))] = line;
+    for (const auto& key : kSpecKeys) {
+        INFO(key);
+        REQUIRE(line_of.count(key) == 1);
+        CHECK(contains(line_of[key], t.find(key)->description));
+    }
+    CHECK(contains(line_of["loop.nodes"], "disk.count+1"));
+    CHECK(contains(line_of["loop.nodes"], "2..127"));
+    CHECK(contains(line_of["loop.length_m"], "unset"));
+    CHECK(contains(line_of["workload.io_size"], "64K"));
+    CHECK(contains(line_of["workload.io_size"], "bytes"));
+    CHECK(contains(line_of["initiator.cmd_exec_us"], "43.9"));
+    CHECK(contains(line_of["initiator.max_payload"], "2048"));
+    CHECK(contains(line_of["initiator.al_pa"], "0x01"));
+    CHECK(contains(line_of["loop.speed"], "1GFC|2GFC|4GFC|8GFC"));
+    CHECK(contains(line_of["disk.count"], "1..125"));
+}
+
+TEST_CASE("parameter_table: JSON files take nested objects and dotted keys")
+{
+    auto t = fcal_parameters();
+    TempFile file(R"({"loop": {"speed": "4GFC", "hop_m": 0.5},
+                      "disk.count": 8,
+                      "initiator": {"al_pa": "0xE8", "fair": false, "dma.policy_typo_free": null} })");
+    // The typo-free member above is not a key, so the whole file is refused first ...
+    CHECK(contains(error_of([&] { t.load_json_file(file.path()); }), "initiator.dma.policy_typo_free"));
+    CHECK_FALSE(t.is_set("loop.speed"));  // ... and nothing of it was applied.
+
+    TempFile good(R"({"loop": {"speed": "4GFC", "hop_m": 0.5},
+                      "disk.count": 8,
+                      "initiator": {"al_pa": "0xE8", "fair": false, "dma_mbs": 500},
+                      "target.burst_bytes": "8K",
+                      "workload": {"io_size": 4096, "read_fraction": 0.25}})");
+    t.load_json_file(good.path());
+    CHECK(t.get_string("loop.speed") == "4GFC");
+    CHECK(t.is_set("loop.speed"));
+    CHECK(t.get_real("loop.hop_m") == 0.5);
+    CHECK(t.get_int("disk.count") == 8);
+    CHECK(t.get_al_pa("initiator.al_pa") == 0xE8);
+    CHECK_FALSE(t.get_bool("initiator.fair"));
+    CHECK(t.get_real("initiator.dma_mbs") == 500.0);  // a JSON integer is a fine real
+    CHECK(t.get_bytes("target.burst_bytes") == 8192);
+    CHECK(t.get_bytes("workload.io_size") == 4096);
+    CHECK(t.get_real("workload.read_fraction") == 0.25);
+    CHECK_FALSE(t.is_set("disk.access_ms"));
+    CHECK(t.get_real("disk.access_ms") == 2.0);
+}
+
+TEST_CASE("parameter_table: later sources override earlier ones")
+{
+    auto t = fcal_parameters();
+    TempFile first(R"({"disk": {"count": 8}, "workload.queue_depth": 4})");
+    TempFile second(R"({"disk.count": 12})");
+    t.load_json_file(first.path());
+    t.load_json_file(second.path());
+    CHECK(t.get_int("disk.count") == 12);
+    CHECK(t.get_int("workload.queue_depth") == 4);
+
+    t.set("disk.count", "3");
+    t.set_assignment("loop.speed=8GFC");
+    CHECK(t.get_int("disk.count") == 3);
+    CHECK(t.get_string("loop.speed") == "8GFC");
+    CHECK(t.get_int("workload.queue_depth") == 4);
+}
+
+TEST_CASE("parameter_table: byte sizes take K M and G suffixes in powers of 1024")
+{
+    auto t = fcal_parameters();
+    t.set("workload.io_size", "64K");
+    CHECK(t.get_bytes("workload.io_size") == 65536);
+    t.set("workload.io_size", "1M");
+    CHECK(t.get_bytes("workload.io_size") == 1048576);
+    t.set("workload.io_size", "1G");
+    CHECK(t.get_bytes("workload.io_size") == 1073741824);
+    t.set("workload.io_size", "512");
+    CHECK(t.get_bytes("workload.io_size") == 512);
+    t.load_json(nlohmann::json::parse(R"({"workload.io_size": "16K"})"));
+    CHECK(t.get_bytes("workload.io_size") == 16384);
+    t.load_json(nlohmann::json::parse(R"({"workload.io_size": 65536})"));
+    CHECK(t.get_bytes("workload.io_size") == 65536);
+
+    for (const char* bad : {"1.5K", "64KB", "K", "", "-1", "0x10"}) {
+        INFO(bad);
+        CHECK(contains(error_of([&] { t.set("workload.io_size", bad); }), "workload.io_size: expected a byte size"));
+    }
+    CHECK(error_of([&] { t.set("workload.io_size", "2G"); }) == "workload.io_size: 2G is out of range 1..1G");
+    CHECK(format_bytes(65536) == "64K");
+    CHECK(format_bytes(3 * 1048576) == "3M");
+    CHECK(format_bytes(2112) == "2112");
+    CHECK(format_bytes(2048) == "2048");
+    CHECK(format_bytes(65537) == "65537");
+    CHECK(format_bytes(0) == "0");
+}
+
+TEST_CASE("parameter_table: text values parse by type")
+{
+    auto t = fcal_parameters();
+    t.set("initiator.fair", "false");
+    CHECK_FALSE(t.get_bool("initiator.fair"));
+    t.set("initiator.fair", "1");
+    CHECK(t.get_bool("initiator.fair"));
+    t.set("initiator.fair", "0");
+    CHECK_FALSE(t.get_bool("initiator.fair"));
+    t.set("initiator.fair", "true");
+    CHECK(t.get_bool("initiator.fair"));
+
+    t.set("initiator.al_pa", "0xe8");
+    CHECK(t.get_al_pa("initiator.al_pa") == 0xE8);
+    t.set("initiator.al_pa", "2");
+    CHECK(t.get_al_pa("initiator.al_pa") == 0x02);
+    t.load_json(nlohmann::json::parse(R"({"initiator.al_pa": 239})"));
+    CHECK(t.get_al_pa("initiator.al_pa") == 0xEF);
+
+    t.set("disk.rate_mbs", "1e2");
+    CHECK(t.get_real("disk.rate_mbs") == 100.0);
+    t.set("loop.length_m", "100");
+    CHECK(t.has_value("loop.length_m"));
+    CHECK(t.get_real("loop.length_m") == 100.0);
+
+    CHECK(contains(error_of([&] { t.set("initiator.fair", "yes"); }), "initiator.fair: expected true or false"));
+    CHECK(contains(error_of([&] { t.set("disk.rate_mbs", "fast"); }), "disk.rate_mbs: expected a number"));
+    CHECK(contains(error_of([&] { t.set("disk.rate_mbs", "inf"); }), "disk.rate_mbs: expected a number"));
+    CHECK(contains(error_of([&] { t.set("loop.speed", "3GFC"); }), "loop.speed: expected one of 1GFC|2GFC|4GFC|8GFC"));
+    CHECK(contains(error_of([&] { t.set_assignment("disk.count"); }), "KEY=VALUE"));
+}
+
+TEST_CASE("parameter_table: unknown keys are named")
+{
+    auto t = fcal_parameters();
+    const auto e1 = error_of([&] { t.set("disk.cuont", "4"); });
+    CHECK(contains(e1, "disk.cuont: unknown parameter"));
+    CHECK(contains(e1, "disk.count"));  // the suggestion
+    CHECK(contains(error_of([&] { t.set("nothing.like.it", "4"); }), "nothing.like.it: unknown parameter"));
+
+    TempFile file(R"({"loop": {"sped": "4GFC"}})");
+    const auto e2 = error_of([&] { t.load_json_file(file.path()); });
+    CHECK(contains(e2, file.path()));
+    CHECK(contains(e2, "loop.sped: unknown parameter"));
+    CHECK(contains(error_of([&] { t.load_json(nlohmann::json::parse(R"({"loop": 3})")); }), "loop: unknown parameter"));
+}
+
+TEST_CASE("parameter_table: values of the wrong type are named")
+{
+    auto t = fcal_parameters();
+    CHECK(error_of([&] { t.set("disk.count", "abc"); }) == R"(disk.count: expected an integer, got "abc")");
+    CHECK(contains(error_of([&] { t.set("disk.count", "8.5"); }), "disk.count: expected an integer"));
+
+    const auto json_error = [&](const char* text) { return error_of([&] { t.load_json(nlohmann::json::parse(text)); }); };
+    CHECK(json_error(R"({"disk.count": "8"})") == R"(disk.count: expected an integer, got "8")");
+    CHECK(contains(json_error(R"({"disk": {"count": 8.0}})"), "disk.count: expected an integer"));
+    CHECK(contains(json_error(R"({"initiator.fair": "true"})"), "initiator.fair: expected true or false"));
+    CHECK(contains(json_error(R"({"loop.speed": 4})"), "loop.speed: expected one of"));
+    CHECK(contains(json_error(R"({"disk.access_ms": "2"})"), "disk.access_ms: expected a number"));
+    CHECK(contains(json_error(R"({"disk.count": {"value": 8}})"), "disk.count: expected an integer"));
+    CHECK(contains(json_error(R"({"disk.count": null})"), "disk.count: expected an integer"));
+    CHECK(contains(json_error(R"({"workload.io_size": true})"), "workload.io_size: expected a byte size"));
+    CHECK(contains(json_error(R"([1, 2])"), "expected a JSON object"));
+    CHECK(contains(json_error(R"({"loop": {"speed": "4GFC"}, "loop.speed": "1GFC"})"), "loop.speed: given twice"));
+    CHECK_FALSE(t.is_set("disk.count"));
+}
+
+TEST_CASE("parameter_table: values out of range are named")
+{
+    auto t = fcal_parameters();
+    CHECK(error_of([&] { t.set("disk.count", "0"); }) == "disk.count: 0 is out of range 1..125");
+    CHECK(error_of([&] { t.set("disk.count", "126"); }) == "disk.count: 126 is out of range 1..125");
+    CHECK(error_of([&] { t.set("workload.read_fraction", "1.5"); }) == "workload.read_fraction: 1.5 is out of range 0..1");
+    CHECK(error_of([&] { t.set("workload.io_size", "0"); }) == "workload.io_size: 0 is out of range 1..1G");
+    CHECK(contains(error_of([&] { t.set("loop.hop_m", "-1"); }), "loop.hop_m: -1 is out of range (must be >= 0)"));
+    CHECK(contains(error_of([&] { t.set("disk.rate_mbs", "0"); }), "disk.rate_mbs: 0 is out of range (must be > 0)"));
+    CHECK(contains(error_of([&] { t.set("sim.time_limit_s", "0"); }), "sim.time_limit_s: 0 is out of range"));
+    CHECK(contains(error_of([&] { t.set("loop.nodes", "128"); }), "loop.nodes: 128 is out of range 2..127"));
+    CHECK(contains(error_of([&] { t.set("disk.count", "99999999999999999999"); }), "disk.count:"));
+    CHECK(contains(error_of([&] { t.set("initiator.max_payload", "2050"); }),
+                   "initiator.max_payload: 2050 is not a multiple of 4"));
+    CHECK(contains(error_of([&] { t.set("target.max_payload", "2116"); }), "target.max_payload: 2116 is out of range 4..2112"));
+    CHECK(contains(error_of([&] { t.load_json(nlohmann::json::parse(R"({"disk": {"count": 0}})")); }),
+                   "disk.count: 0 is out of range 1..125"));
+    CHECK(t.get_int("disk.count") == 16);
+}
+
+TEST_CASE("parameter_table: invalid AL_PAs are refused")
+{
+    auto t = fcal_parameters();
+    const auto e = error_of([&] { t.set("initiator.al_pa", "0xF0"); });
+    CHECK(contains(e, "initiator.al_pa: 0xF0 is not a valid AL_PA"));
+    CHECK(contains(error_of([&] { t.set("initiator.al_pa", "3"); }), "initiator.al_pa: 0x03 is not a valid AL_PA"));
+    CHECK(contains(error_of([&] { t.set("initiator.al_pa", "0x102"); }), "initiator.al_pa: 0x102 is not a valid AL_PA"));
+    CHECK(contains(error_of([&] { t.set("initiator.al_pa", "0xZZ"); }), "initiator.al_pa: expected an AL_PA"));
+    CHECK(contains(error_of([&] { t.load_json(nlohmann::json::parse(R"({"initiator": {"al_pa": 240}})")); }),
+                   "initiator.al_pa: 0xF0 is not a valid AL_PA"));
+    CHECK(t.get_al_pa("initiator.al_pa") == 0x01);
+}
+
+TEST_CASE("parameter_table: malformed and missing files are named")
+{
+    auto t = fcal_parameters();
+    TempFile broken("{\n  \"disk.count\": 8,\n  \"loop\": {\"speed\": \"4GFC\",}\n}\n");
+    const auto e1 = error_of([&] { t.load_json_file(broken.path()); });
+    CHECK(contains(e1, broken.path() + ": malformed JSON"));
+    CHECK(contains(e1, "line 3"));
+    CHECK_FALSE(contains(e1, "[json.exception"));
+    CHECK_FALSE(t.is_set("disk.count"));
+
+    TempFile empty("");
+    CHECK(contains(error_of([&] { t.load_json_file(empty.path()); }), empty.path() + ": malformed JSON"));
+
+    const std::string missing = "/nonexistent/fcal/no_such_config.json";
+    const auto e2 = error_of([&] { t.load_json_file(missing); });
+    CHECK(contains(e2, missing));
+    CHECK(contains(e2, "cannot open"));
+
+    const auto dir = std::filesystem::temp_directory_path().string();
+    CHECK(contains(error_of([&] { t.load_json_file(dir); }), dir));
+}
+
+TEST_CASE("parameter_table: a table checks its own defaults")
+{
+    ParameterTable t;
+    Parameter p;
+    p.key = "x.count";
+    p.type = ParamType::Integer;
+    p.default_value = std::int64_t{0};
+    p.int_min = 1;
+    p.int_max = 4;
+    p.description = "a count";
+    CHECK_THROWS_AS(t.add(p), std::logic_error);
+    p.default_value = std::int64_t{2};
+    t.add(p);
+    CHECK_THROWS_AS(t.add(p), std::logic_error);
+    CHECK(t.get_int("x.count") == 2);
+    CHECK_THROWS_AS(t.get_real("x.count"), std::logic_error);  // reading as the wrong type is a program bug
+    CHECK_THROWS_AS(t.get_int("y.count"), std::logic_error);
+}

@@ -1,0 +1,200 @@
+// SimConfig: derived defaults, rules across keys, and the JSON echo. Expected values are written
+// out from the specification's list, not read back from the table.
+#include <catch2/catch.hpp>
+
+#include "sim/sim_config.hpp"
+
+using namespace fcal::sim;
+using fcal::phy::LineRate;
+
+namespace {
+
+template <typename F>
+std::string error_of(F&& action)
+{
+    try {
+        action();
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    FAIL("no ConfigError was thrown");
+    return "";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("sim_config: the baseline resolves to the specification's defaults")
+{
+    const SimConfig c = default_config();
+
+    CHECK(c.loop.rate == LineRate::G2);
+    CHECK(c.loop.nodes == 17);
+    CHECK(c.loop.hop_m == 2.0);
+    CHECK(c.loop.port_delay_words == 6);
+    CHECK(c.loop.propagation_ns_per_m == 5.0);
+
+    CHECK(c.initiator.al_pa == 0x01);
+    CHECK(c.initiator.fair);
+    CHECK(c.initiator.incoming_buffers == 3);
+    CHECK(c.initiator.login_bb_credit == 0);
+    CHECK_FALSE(c.initiator.full_duplex);
+    CHECK(c.initiator.max_payload == 2048);
+    CHECK(c.initiator.cmd_exec_us == 43.9);
+    CHECK(c.initiator.xfer_rdy_us == 11.8);
+    CHECK(c.initiator.dma_mbs == 1064.0);
+    CHECK(c.initiator.dma_sched_us == 15.5);
+    CHECK(c.initiator.dma_policy == DmaPolicy::Fcfs);
+    CHECK(c.initiator.frame_proc_ns == 400.0);
+    CHECK(c.initiator.sft_us == 20.2);
+    CHECK(c.initiator.max_outstanding == 255);
+
+    CHECK(c.target.fair);
+    CHECK(c.target.incoming_buffers == 2);
+    CHECK(c.target.login_bb_credit == 0);
+    CHECK_FALSE(c.target.full_duplex);
+    CHECK(c.target.max_payload == 2048);
+    CHECK(c.target.cmd_exec_us == 47.4);
+    CHECK(c.target.rsp_gen_us == 10.3);
+    CHECK(c.target.dma_mbs == 1064.0);
+    CHECK(c.target.dma_sched_us == 15.5);
+    CHECK(c.target.frame_proc_ns == 400.0);
+    CHECK(c.target.sft_us == 20.2);
+    CHECK(c.target.burst_bytes == 0);
+
+    CHECK(c.driver.arrival_us == 0.0);
+    CHECK(c.driver.completion_us == 0.0);
+
+    CHECK(c.disk.count == 16);
+    CHECK(c.disk.access_ms == 2.0);
+    CHECK(c.disk.rate_mbs == 50.0);
+    CHECK(c.disk.queue_slots == 16);
+
+    CHECK(c.workload.type == WorkloadType::Closed);
+    CHECK(c.workload.queue_depth == 1);
+    CHECK(c.workload.io_size == 65536);
+    CHECK(c.workload.read_fraction == 1.0);
+    CHECK(c.workload.rate_iops == 0.0);
+    CHECK(c.workload.measured_ios == 2000);
+    CHECK(c.workload.warmup_ios == 160);  // 10 x 1 x 16
+    CHECK(c.workload.seed == 1);
+
+    CHECK(c.schedule == Schedule::Normal);
+    CHECK(c.time_limit_s == 100.0);
+}
+
+TEST_CASE("sim_config: derived defaults follow the keys they come from")
+{
+    auto t = fcal_parameters();
+    t.set("disk.count", "8");
+    t.set("workload.queue_depth", "4");
+    SimConfig c = build_config(t);
+    CHECK(c.loop.nodes == 9);
+    CHECK(c.workload.warmup_ios == 320);  // 10 x 4 x 8
+
+    t.set("workload.warmup_ios", "0");
+    t.set("loop.nodes", "12");
+    c = build_config(t);
+    CHECK(c.workload.warmup_ios == 0);
+    CHECK(c.loop.nodes == 12);
+    CHECK(c.loop.hop_m == 2.0);
+
+    // A loop of 12 ports has 12 cables.
+    t.set("loop.length_m", "30");
+    c = build_config(t);
+    CHECK(c.loop.hop_m == Approx(2.5));
+    t.set("loop.hop_m", "7");  // length_m still wins
+    CHECK(build_config(t).loop.hop_m == Approx(2.5));
+}
+
+TEST_CASE("sim_config: fewer loop nodes than disks plus controller is refused")
+{
+    auto t = fcal_parameters();
+    t.set("loop.nodes", "10");
+    CHECK(error_of([&] { build_config(t); }) == "loop.nodes: 10 is fewer than disk.count + 1 = 17");
+    t.set("loop.nodes", "17");
+    CHECK(build_config(t).loop.nodes == 17);
+}
+
+TEST_CASE("sim_config: Login_BB_Credit above the incoming buffers is refused")
+{
+    auto t = fcal_parameters();
+    t.set("initiator.login_bb_credit", "3");
+    CHECK(build_config(t).initiator.login_bb_credit == 3);
+    t.set("initiator.login_bb_credit", "4");
+    CHECK(contains(error_of([&] { build_config(t); }), "initiator.login_bb_credit: 4 exceeds initiator.incoming_buffers = 3"));
+
+    auto u = fcal_parameters();
+    u.set("target.login_bb_credit", "3");
+    CHECK(contains(error_of([&] { build_config(u); }), "target.login_bb_credit: 3 exceeds target.incoming_buffers = 2"));
+}
+
+TEST_CASE("sim_config: an open workload needs an arrival rate")
+{
+    auto t = fcal_parameters();
+    t.set("workload.type", "open");
+    CHECK(contains(error_of([&] { build_config(t); }), "workload.rate_iops"));
+    t.set("workload.rate_iops", "2500");
+    const SimConfig c = build_config(t);
+    CHECK(c.workload.type == WorkloadType::Open);
+    CHECK(c.workload.rate_iops == 2500.0);
+}
+
+TEST_CASE("sim_config: the cmdf schedule is refused until it exists")
+{
+    auto t = fcal_parameters();
+    t.set("schedule", "cmdf");
+    CHECK(error_of([&] { build_config(t); }) ==
+          "schedule: cmdf is not available yet (Command-First Algorithm not implemented)");
+}
+
+TEST_CASE("sim_config: choices map to their enums")
+{
+    auto t = fcal_parameters();
+    t.set("loop.speed", "8GFC");
+    t.set("initiator.dma_policy", "round_robin");
+    t.set("initiator.al_pa", "0xE8");
+    t.set("target.burst_bytes", "16K");
+    const SimConfig c = build_config(t);
+    CHECK(c.loop.rate == LineRate::G8);
+    CHECK(c.initiator.dma_policy == DmaPolicy::RoundRobin);
+    CHECK(c.initiator.al_pa == 0xE8);
+    CHECK(c.target.burst_bytes == 16384);
+    CHECK(to_string(DmaPolicy::RoundRobin) == "round_robin");
+    CHECK(to_string(WorkloadType::Open) == "open");
+    CHECK(to_string(Schedule::Normal) == "normal");
+}
+
+TEST_CASE("sim_config: to_json echoes every resolved value and loads back")
+{
+    auto t = fcal_parameters();
+    t.set("disk.count", "6");
+    t.set("loop.length_m", "70");
+    t.set("workload.io_size", "8K");
+    const SimConfig c = build_config(t);
+    const nlohmann::json j = to_json(c);
+
+    // Every key but loop.length_m, which is resolved into loop.hop_m.
+    for (const auto& p : t.parameters()) {
+        if (p.key == "loop.length_m") continue;
+        std::string pointer = "/" + p.key;
+        for (auto& ch : pointer)
+            if (ch == '.') ch = '/';
+        INFO(p.key);
+        CHECK(j.contains(nlohmann::json::json_pointer(pointer)));
+    }
+    CHECK(j["loop"]["speed"] == "2GFC");
+    CHECK(j["loop"]["nodes"] == 7);
+    CHECK(j["loop"]["hop_m"] == 10.0);
+    CHECK(j["initiator"]["al_pa"] == "0x01");
+    CHECK(j["initiator"]["cmd_exec_us"] == 43.9);
+    CHECK(j["workload"]["io_size"] == 8192);
+    CHECK(j["workload"]["warmup_ios"] == 60);
+    CHECK(j["schedule"] == "normal");
+    CHECK(j["sim"]["time_limit_s"] == 100.0);
+
+    auto again = fcal_parameters();
+    again.load_json(j, "echo");
+    CHECK(to_json(build_config(again)) == j);
+}
