@@ -63,8 +63,9 @@ int sc_main(int argc, char* argv[])
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int rc = app.exit(e);
-        return rc == 0 ? 0 : 2;
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help
+        std::fprintf(stderr, "fcal-sim: %s (see --help)\n", e.what());
+        return 2;
     }
 
     sim::ParameterTable table = sim::fcal_parameters();

@@ -32,21 +32,94 @@ void LPort::connect(LPort& downstream, const sc_time& hop_delay)
     hop_delay_ = hop_delay;
 }
 
+bool LPort::can_pass_through(const Word& w) const
+{
+    if (observed_ || tx_own_ || rx_to_process_ > 0 || !downstream_) return false;
+    if (w.is_fill()) {
+        const bool quiet = state_ == LpsmState::Monitoring && !arbitrating_ && !fill_originator_ && queue_->empty();
+        return quiet && !w.is_arb(cfg_.al_pa);
+    }
+    return repeating() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa);
+}
+
 void LPort::receive(const sc_time& arrival, const Word& word)
 {
     // Two changes at one instant: the first lasted no time at all.
-    if (!rx_queue_.empty() && rx_queue_.back().at == arrival) {
+    if (!rx_queue_.empty() && rx_queue_.back().at == arrival && !rx_queue_.back().passed_through) {
         rx_queue_.back().word = word;
         return;
     }
-    rx_queue_.push_back({arrival, word});
-    if (rx_queue_.size() == 1) rx_event_.notify(arrival - sc_time_stamp());
+    if (can_pass_through(word)) {
+        rx_queue_.push_back({arrival, word, true});
+        downstream_->receive(arrival + hop_delay_, word);
+        return;
+    }
+    rx_queue_.push_back({arrival, word, false});
+    if (++rx_to_process_ == 1) rx_event_.notify(arrival - sc_time_stamp());
+}
+
+void LPort::arm_rx_event()
+{
+    if (rx_to_process_ == 0) return;
+    for (const auto& c : rx_queue_)
+        if (!c.passed_through) {
+            rx_event_.notify(c.at - sc_time_stamp());
+            return;
+        }
+}
+
+// A change this port passed on reaches it now: take note of what it transmitted.
+void LPort::catch_up(const Change& c)
+{
+    rx_word_ = c.word;
+    rx_absorbed_ = false;
+    if (c.word.is_fill()) {
+        rx_fill_ = c.word;
+        handle_fill(c.word);  // bookkeeping only: a quiet port's state does not change
+    }
+    note_nonfill_end(tx_word_, c.at);
+    tx_word_ = c.word;
+    tx_since_ = c.at;
+    vcd_word_ = static_cast<int>(c.word.kind);
+}
+
+// The port has something to send: changes it passed on but has not yet received must go through
+// its own processing after all.
+void LPort::recall_passed_through()
+{
+    const sc_time now = sc_time_stamp();
+    bool recalled = false;
+    for (auto& c : rx_queue_)
+        if (c.passed_through && c.at > now) {
+            c.passed_through = false;
+            ++rx_to_process_;
+            recalled = true;
+        }
+    if (!recalled) return;
+    downstream_->truncate_after(now + hop_delay_);
+    arm_rx_event();
+}
+
+// Everything arriving after `cutoff` came from the upstream port's passing on, which it has
+// recalled: drop it, and have the ports downstream drop what this one passed on in turn.
+void LPort::truncate_after(const sc_time& cutoff)
+{
+    bool passed_on = false;
+    while (!rx_queue_.empty() && rx_queue_.back().at > cutoff) {
+        if (rx_queue_.back().passed_through)
+            passed_on = true;
+        else
+            --rx_to_process_;
+        rx_queue_.pop_back();
+    }
+    if (passed_on) downstream_->truncate_after(cutoff + hop_delay_);
 }
 
 void LPort::set_transmit_queue(std::unique_ptr<TransmitQueue> queue) { queue_ = std::move(queue); }
 
 void LPort::queue_frame(std::shared_ptr<const LoopFrame> frame, bool unfair)
 {
+    recall_passed_through();
     // An OPN to nobody, or to itself, would come back round to the sender: refuse it here.
     if (frame->destination == cfg_.al_pa || !directory_.on_loop(frame->destination))
         protocol_error("frame for " + phy::al_pa_hex(frame->destination) + ", which is not another port on this loop");
@@ -54,7 +127,11 @@ void LPort::queue_frame(std::shared_ptr<const LoopFrame> frame, bool unfair)
     kick();
 }
 
-void LPort::frames_changed() { kick(); }
+void LPort::frames_changed()
+{
+    recall_passed_through();
+    kick();
+}
 
 void LPort::release_buffer()
 {
@@ -74,15 +151,20 @@ void LPort::step()
     ++activations_;
     const sc_time now = sc_time_stamp();
     while (!rx_queue_.empty() && rx_queue_.front().at <= now) {
-        const Word w = std::move(rx_queue_.front().word);
+        const Change c = std::move(rx_queue_.front());
         rx_queue_.pop_front();
-        handle_rx(w);
+        if (c.passed_through) {
+            catch_up(c);
+            continue;
+        }
+        --rx_to_process_;
+        handle_rx(c.word);
     }
-    if (!rx_queue_.empty()) rx_event_.notify(rx_queue_.front().at - now);
+    arm_rx_event();
 
     if (tx_own_ && now >= tx_end_) {
         tx_own_ = false;
-        note_nonfill_end(tx_word_);
+        note_nonfill_end(tx_word_, now);
         if (tx_word_.kind == WordKind::Frame) {
             ++stats_.frames_sent;
             if (user_) user_->frame_sent(*tx_word_.frame);
@@ -408,11 +490,11 @@ void LPort::send_own(const Word& w)
 
 // The word being transmitted ends now: remember when the last primitive or frame ended, for the
 // spacing rules.
-void LPort::note_nonfill_end(const Word& ending)
+void LPort::note_nonfill_end(const Word& ending, const sc_time& at)
 {
     if (ending.is_fill()) return;
     sent_nonfill_ = true;
-    last_nonfill_end_ = sc_time_stamp();
+    last_nonfill_end_ = at;
     if (ending.kind == WordKind::Frame) {
         sent_frame_ = true;
         last_frame_end_ = last_nonfill_end_;
@@ -422,7 +504,7 @@ void LPort::note_nonfill_end(const Word& ending)
 void LPort::emit(const Word& w)
 {
     const sc_time now = sc_time_stamp();
-    note_nonfill_end(tx_word_);
+    note_nonfill_end(tx_word_, now);
     if (watcher_) {
         const auto lasted = static_cast<std::uint64_t>((now - tx_since_) / word_ + 0.5);
         watcher_->record(now.to_seconds() * 1e9, cfg_.al_pa, state_, lasted, loop::name(tx_word_), loop::name(w));
@@ -455,6 +537,7 @@ void LPort::protocol_error(const std::string& what) const
 
 void LPort::trace(sc_core::sc_trace_file* tf)
 {
+    observed_ = true;
     const std::string p = name();
     sc_core::sc_trace(tf, vcd_state_, p + ".lpsm_state");
     sc_core::sc_trace(tf, vcd_access_, p + ".access");

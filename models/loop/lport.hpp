@@ -8,6 +8,16 @@
 // with the same latency as repeating it. A loop round trip is therefore exactly
 // nodes x port delay + total cable delay. Primitives are acted on at their first word, frames at the
 // end of their EOF. Requests from the layer above are taken up in the instant they are made.
+//
+// Fast path (exact). A change handed to a port that cannot alter it by the time it arrives is
+// forwarded downstream at once, without a kernel event; the port catches up with its bookkeeping
+// when it next runs. That holds for a frame or primitive at any repeating port with nothing of its
+// own left to process (only OPN to the port or ARB(own) could stop it repeating, and either would
+// be queued ahead), and for any word at a *quiet* port: MONITORING, nothing to send, nothing queued
+// to process. A quiet port stops being quiet only when the layer above gives it something to send;
+// it then recalls the changes it passed on that have not yet reached it (truncating the queues
+// downstream) and processes them itself. Watched or traced ports always take the full path, so a
+// trace shows every word.
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -70,7 +80,11 @@ public:
     const PortStats& stats() const { return stats_; }
     // Start the running maximum afresh (a measurement window opens).
     void restart_maxima() { stats_.arbitration_wait_max_s = 0; }
-    void set_watcher(PortWatcher* watcher) { watcher_ = watcher; }
+    void set_watcher(PortWatcher* watcher)
+    {
+        watcher_ = watcher;
+        observed_ = watcher_ != nullptr;
+    }
     void trace(sc_core::sc_trace_file* tf);
     // Process activations of all ports since the start (the benchmark's events per frame).
     static std::uint64_t activations() { return activations_; }
@@ -79,6 +93,7 @@ private:
     struct Change {
         sc_core::sc_time at;
         Word word;
+        bool passed_through = false;  // already forwarded downstream; only bookkeeping remains
     };
 
     void step();
@@ -102,7 +117,12 @@ private:
     void send_own(const Word& w);
     void send_next_frame();
     void emit(const Word& w);
-    void note_nonfill_end(const Word& ending);
+    bool can_pass_through(const Word& w) const;
+    void catch_up(const Change& c);
+    void recall_passed_through();
+    void truncate_after(const sc_core::sc_time& cutoff);
+    void arm_rx_event();
+    void note_nonfill_end(const Word& ending, const sc_core::sc_time& at);
     void set_state(LpsmState s);
     void kick();
     void protocol_error(const std::string& what) const;
@@ -124,6 +144,8 @@ private:
     Word rx_fill_;           // the last fill word that arrived
     bool rx_absorbed_ = false;  // rx_word_ is consumed by this port, not repeated
     bool rx_frame_for_us_ = false;
+    unsigned rx_to_process_ = 0;  // queued changes that were not passed through
+    bool observed_ = false;       // watched or traced: every change takes the full path
 
     // Transmit side.
     Word tx_word_;

@@ -102,14 +102,15 @@ nlohmann::json Statistics::to_json() const
 
     json ports = json::array();
     for (std::size_t i = 0; i < ports_.size(); ++i) {
-        const loop::PortStats& a = i < port_at_open_.size() ? port_at_open_[i] : loop::PortStats{};
+        // Counts over the window only; all zero when the run ended before the window opened.
         const loop::PortStats& b = i < port_at_close_.size() ? port_at_close_[i] : ports_[i]->stats();
+        const loop::PortStats& a = i < port_at_open_.size() ? port_at_open_[i] : b;
         const auto wins = b.arbitrations_won - a.arbitrations_won;
         ports.push_back({{"port", ports_[i]->name()},
                          {"al_pa", phy::al_pa_hex(ports_[i]->al_pa())},
                          {"arbitrations_won", wins},
                          {"arbitration_wait_mean_us", wins ? (b.arbitration_wait_total_s - a.arbitration_wait_total_s) / static_cast<double>(wins) * 1e6 : 0.0},
-                         {"arbitration_wait_max_us", b.arbitration_wait_max_s * 1e6},  // maximum since the window opened
+                         {"arbitration_wait_max_us", opened_ ? b.arbitration_wait_max_s * 1e6 : 0.0},  // maximum since the window opened
                          {"tenancy_share", window > 0 ? (b.tenancy_s - a.tenancy_s) / window : 0.0},
                          {"frames_sent", b.frames_sent - a.frames_sent},
                          {"frames_received", b.frames_received - a.frames_received},

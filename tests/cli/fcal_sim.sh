@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# fcal-sim's command-line contract: parameters, results JSON, determinism, configuration files,
+# exit codes 0 / 1 / 2 with one-line errors, and the trace outputs.
+# Usage: fcal_sim.sh <bin dir>
+set -euo pipefail
+
+sim="$1/fcal-sim"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+checks=0
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { checks=$((checks + 1)); echo "OK: $*"; }
+
+# Runs the simulator, keeping stdout/stderr in $tmp and the exit code in $rc.
+run() {
+    set +e
+    "$sim" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    set -e
+}
+expect_rc() { [[ $rc -eq $1 ]] || fail "$2: exit code $rc, expected $1 (stderr: $(cat "$tmp/err"))"; }
+expect_no_stderr() { [[ -s "$tmp/err" ]] && fail "$1: unexpected stderr: $(cat "$tmp/err")"; return 0; }
+
+# Small runs: few disks, few I/Os.
+small=(--set disk.count=4 --set workload.measured_ios=200)
+
+# Runs python3 on a JSON file with an inline program; the program raises (exits non-zero) on failure.
+pycheck() {
+    local file="$1" what="$2" program="$3"
+    python3 - "$file" "$program" <<'EOF' || fail "$what"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+EOF
+}
+
+# --- 1. --list-params names every parameter
+run --list-params
+expect_rc 0 "--list-params"
+expect_no_stderr "--list-params"
+keys="loop.speed loop.nodes loop.hop_m loop.length_m loop.port_delay_words loop.propagation_ns_per_m
+initiator.al_pa initiator.fair initiator.incoming_buffers initiator.login_bb_credit initiator.full_duplex
+initiator.max_payload initiator.cmd_exec_us initiator.xfer_rdy_us initiator.dma_mbs initiator.dma_sched_us
+initiator.dma_policy initiator.frame_proc_ns initiator.sft_us initiator.max_outstanding
+target.fair target.incoming_buffers target.login_bb_credit target.full_duplex target.max_payload
+target.cmd_exec_us target.rsp_gen_us target.dma_mbs target.dma_sched_us target.frame_proc_ns target.sft_us
+target.burst_bytes driver.arrival_us driver.completion_us disk.count disk.access_ms disk.rate_mbs
+disk.queue_slots workload.type workload.queue_depth workload.io_size workload.read_fraction
+workload.rate_iops workload.measured_ios workload.warmup_ios workload.seed schedule sim.time_limit_s"
+for key in $keys; do
+    grep -qE "^${key//./\\.}[[:space:]]" "$tmp/out" || fail "--list-params does not list $key"
+done
+ok "--list-params lists all $(wc -w <<<"$keys") parameters"
+
+# --- 2. default run: the baseline scenario with a readable summary
+run
+expect_rc 0 "default run"
+expect_no_stderr "default run"
+grep -q "IOPS" "$tmp/out" || fail "default run: summary has no IOPS: $(cat "$tmp/out")"
+grep -q "MB/s" "$tmp/out" || fail "default run: summary has no MB/s: $(cat "$tmp/out")"
+ok "default run exits 0 with an IOPS and MB/s summary"
+
+# --- 3. --stats-json -: stdout is the JSON document alone
+run "${small[@]}" --stats-json -
+expect_rc 0 "--stats-json -"
+expect_no_stderr "--stats-json -"
+pycheck "$tmp/out" "--stats-json -: results incomplete or inconsistent: $(head -c 2000 "$tmp/out")" '
+assert isinstance(doc.get("config"), dict) and doc["config"], "no config"
+r = doc["results"]
+for k in ["iops", "mb_per_s", "mean_response_us", "p50_response_us", "p99_response_us", "max_response_us",
+          "measured_ios", "measured_time_s", "sim_time_s", "wall_time_s", "disks", "ports",
+          "command_wait_mean_us", "command_wait_p99_us", "issued_ios", "completed_ios", "outstanding_ios"]:
+    assert k in r, "results." + k + " missing"
+assert isinstance(r["disks"], list) and len(r["disks"]) == 4, "disks: %r" % r["disks"]
+for d in r["disks"]:
+    assert isinstance(d, dict) and d, "empty disk entry"
+assert sum(d["ios"] for d in r["disks"]) == 200, "per-disk ios do not add up to measured_ios"
+assert isinstance(r["ports"], list) and len(r["ports"]) == 5, "ports: expected controller + 4 disks"
+for p in r["ports"]:
+    for k in ["arbitration_wait_mean_us", "arbitration_wait_max_us", "tenancy_share", "frames_sent"]:
+        assert k in p, "ports[]." + k + " missing"
+    assert 0 <= p["tenancy_share"] <= 1, "tenancy_share %r" % p["tenancy_share"]
+assert r["issued_ios"] == r["completed_ios"], "issued %r != completed %r" % (r["issued_ios"], r["completed_ios"])
+assert r["outstanding_ios"] == 0, "outstanding %r" % r["outstanding_ios"]
+assert r["measured_ios"] == 200, "measured_ios %r" % r["measured_ios"]
+assert r["iops"] > 0 and r["mb_per_s"] > 0, "no throughput"
+assert r["p50_response_us"] <= r["p99_response_us"] <= r["max_response_us"], "percentiles out of order"
+assert r["measured_time_s"] > 0 and r["sim_time_s"] >= r["measured_time_s"], "window times"
+'
+ok "--stats-json - prints complete, consistent results"
+
+# --stats-json to a file keeps the summary on stdout.
+run "${small[@]}" --stats-json "$tmp/stats.json"
+expect_rc 0 "--stats-json FILE"
+grep -q "IOPS" "$tmp/out" || fail "--stats-json FILE: no summary on stdout"
+pycheck "$tmp/stats.json" "--stats-json FILE: bad results" 'assert doc["results"]["measured_ios"] == 200'
+ok "--stats-json FILE writes the JSON and keeps the summary"
+
+# --- 4. determinism: same config and seed, same results; another seed, other results
+det=("${small[@]}" --set workload.read_fraction=0.5 --quiet)
+for name in a b; do
+    run "${det[@]}" --set workload.seed=7 --stats-json "$tmp/seed7$name.json"
+    expect_rc 0 "seed 7 run $name"
+done
+run "${det[@]}" --set workload.seed=8 --stats-json "$tmp/seed8.json"
+expect_rc 0 "seed 8 run"
+python3 - "$tmp/seed7a.json" "$tmp/seed7b.json" "$tmp/seed8.json" <<'EOF' || fail "determinism"
+import json, sys
+def load(path):
+    d = json.load(open(path))
+    del d["results"]["wall_time_s"]
+    return d
+a, b, c = (load(p) for p in sys.argv[1:])
+if a != b:
+    sys.exit("same seed, different results: " + str([k for k in a["results"] if a["results"][k] != b["results"].get(k)]))
+if a["results"] == c["results"]:
+    sys.exit("seeds 7 and 8 gave identical results")
+assert a["config"]["workload"]["seed"] == 7 and c["config"]["workload"]["seed"] == 8
+EOF
+ok "same seed reproduces the results exactly; another seed changes them"
+
+# --- 5. --config with nested objects, dotted keys, both mixed; --set after the file wins
+cat >"$tmp/nested.json" <<'EOF'
+{"disk": {"count": 3, "access_ms": 1.5}, "workload": {"measured_ios": 100, "io_size": "8K", "seed": 5},
+ "loop": {"speed": "4GFC", "length_m": 40}, "initiator": {"al_pa": "0x02"}}
+EOF
+cat >"$tmp/dotted.json" <<'EOF'
+{"disk.count": 3, "disk.access_ms": 1.5, "workload.measured_ios": 100, "workload.io_size": "8K", "workload.seed": 5,
+ "loop.speed": "4GFC", "loop.length_m": 40, "initiator.al_pa": "0x02"}
+EOF
+cat >"$tmp/mixed.json" <<'EOF'
+{"disk": {"count": 3}, "disk.access_ms": 1.5, "workload": {"measured_ios": 100, "io_size": 8192},
+ "workload.seed": 5, "loop.speed": "4GFC", "loop": {"length_m": 40}, "initiator.al_pa": 2}
+EOF
+for form in nested dotted mixed; do
+    run --config "$tmp/$form.json" --stats-json "$tmp/$form.out.json" --quiet
+    expect_rc 0 "--config $form"
+    pycheck "$tmp/$form.out.json" "--config $form: file values not applied" '
+c = doc["config"]
+assert c["disk"]["count"] == 3 and c["disk"]["access_ms"] == 1.5, c["disk"]
+assert c["workload"]["measured_ios"] == 100 and c["workload"]["io_size"] == 8192 and c["workload"]["seed"] == 5, c["workload"]
+assert c["loop"]["speed"] == "4GFC" and c["loop"]["nodes"] == 4 and c["loop"]["hop_m"] == 10.0, c["loop"]
+assert c["initiator"]["al_pa"].upper() == "0X02", c["initiator"]
+assert doc["results"]["measured_ios"] == 100 and len(doc["results"]["disks"]) == 3
+'
+done
+cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"])' "$tmp/nested.out.json") \
+       <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"])' "$tmp/dotted.out.json") \
+    || fail "--config: nested and dotted forms give different configurations"
+run --config "$tmp/nested.json" --set disk.count=2 --set workload.io_size=4K --stats-json "$tmp/override.json" --quiet
+expect_rc 0 "--config with --set"
+pycheck "$tmp/override.json" "--set does not override --config" '
+c = doc["config"]
+assert c["disk"]["count"] == 2 and c["workload"]["io_size"] == 4096, (c["disk"], c["workload"])
+assert c["disk"]["access_ms"] == 1.5 and c["loop"]["speed"] == "4GFC", "file values lost"
+assert c["loop"]["nodes"] == 3, "loop.nodes should follow disk.count + 1"
+'
+ok "--config accepts nested objects, dotted keys and both; --set overrides the file"
+
+# --- 6. bad input: exit 2, one line on stderr naming the key or file, no output
+# expect_bad NEEDLE ARGS...: the run must fail with exit 2 and one stderr line containing NEEDLE.
+expect_bad() {
+    local needle="$1"; shift
+    local what="fcal-sim $*"
+    run "$@"
+    expect_rc 2 "$what"
+    [[ $(wc -l <"$tmp/err") -eq 1 ]] || fail "$what: expected a one-line error on stderr, got: $(cat "$tmp/err")"
+    grep -qF -- "$needle" "$tmp/err" || fail "$what: error does not name '$needle': $(cat "$tmp/err")"
+    [[ -s "$tmp/out" ]] && fail "$what: unexpected stdout: $(head -c 500 "$tmp/out")"
+    return 0
+}
+expect_bad disk.cont --set disk.cont=3
+expect_bad disk.count --set disk.count=abc
+expect_bad disk.count --set disk.count=0
+expect_bad workload.read_fraction --set workload.read_fraction=1.5
+expect_bad workload.io_size --set workload.io_size=0
+expect_bad initiator.al_pa --set initiator.al_pa=0xF0
+expect_bad loop.nodes --set disk.count=16 --set loop.nodes=10
+expect_bad schedule --set schedule=cmdf
+printf '{"disk": {"count": 3,}\n' >"$tmp/malformed.json"
+expect_bad malformed.json --config "$tmp/malformed.json"
+expect_bad "$tmp/missing.json" --config "$tmp/missing.json"
+printf '{"disk": {"count": "3"}}\n' >"$tmp/wrongtype.json"
+expect_bad disk.count --config "$tmp/wrongtype.json"
+expect_bad --bogus --bogus
+ok "bad input exits 2 with a one-line error naming the key or file"
+
+# --- 7. port-watcher trace and VCD
+run --set disk.count=2 --set workload.measured_ios=10 --trace "$tmp/trace.txt" --vcd "$tmp/wave.vcd" --quiet
+expect_rc 0 "--trace/--vcd run"
+expect_no_stderr "--trace/--vcd run"
+[[ -s "$tmp/trace.txt" ]] || fail "--trace: no trace written"
+line_re='^[0-9]+(\.[0-9]+)? [0-9A-Fa-f]{2} [A-Z_]+ [0-9]+ [^ ]+=>[^ ]+$'
+if grep -vqE "$line_re" "$tmp/trace.txt"; then
+    fail "--trace: malformed line: $(grep -vE "$line_re" "$tmp/trace.txt" | head -1)"
+fi
+grep -qE '=>OPN' "$tmp/trace.txt" || fail "--trace: no OPN"
+grep -qE '=>SOF' "$tmp/trace.txt" || fail "--trace: no SOF"
+ok "--trace writes '<time> <AL_PA> <STATE> <count> <A>=><B>' lines including OPN and SOF"
+[[ -s "$tmp/wave.vcd" ]] || fail "--vcd: $tmp/wave.vcd not written (files: $(ls "$tmp"))"
+grep -qF '$enddefinitions' "$tmp/wave.vcd" || fail "--vcd: no \$enddefinitions"
+grep -qF 'lpsm_state' "$tmp/wave.vcd" || fail "--vcd: no lpsm_state signal"
+ok "--vcd writes a VCD with lpsm_state"
+
+# --- 8. time limit reached: exit 1 with the ports' states
+run --set sim.time_limit_s=0.001
+expect_rc 1 "tiny sim.time_limit_s"
+grep -q "sim.time_limit_s" "$tmp/err" || fail "time limit: stderr does not say why: $(cat "$tmp/err")"
+grep -qE 'controller .*(MONITORING|ARBITRATING|ARBITRATION_WON|OPEN|OPENED|XMITTED_CLOSE|RECEIVED_CLOSE|TRANSMITTED_CLOSE)' "$tmp/err" \
+    || fail "time limit: no controller state in the diagnosis: $(cat "$tmp/err")"
+[[ $(grep -cE 'disk[0-9]+ ' "$tmp/err") -eq 16 ]] || fail "time limit: expected a state line for each of the 16 disks: $(cat "$tmp/err")"
+ok "a tiny sim.time_limit_s exits 1 and prints every port's state"
+
+echo "fcal-sim CLI: $checks checks passed"
