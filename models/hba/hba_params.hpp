@@ -4,6 +4,7 @@
 #include <systemc>
 
 #include "fcp/information_unit_sizes.hpp"
+#include "hba/command_first_queue.hpp"
 #include "hba/dma_engine.hpp"
 
 namespace fcal::hba {
@@ -16,6 +17,7 @@ struct HbaParams {
     DmaParams dma;
     std::uint32_t max_payload = fcp::kDefaultMaxDataPayloadBytes;
     std::uint32_t burst_bytes = 0;        // target: bytes per XFER_RDY, 0 = whole transfer
+    CommandFirst cmdf;                    // initiator: the Command-First Algorithm's switches
 };
 
 }  // namespace fcal::hba

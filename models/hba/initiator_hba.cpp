@@ -9,6 +9,7 @@ InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); })
 {
     port_.set_user(this);
+    port_.set_transmit_queue(std::make_unique<CommandFirstQueue>(params.cmdf));
 }
 
 std::uint16_t InitiatorHba::next_ox_id()

@@ -117,13 +117,14 @@ void LPort::truncate_after(const sc_time& cutoff)
 
 void LPort::set_transmit_queue(std::unique_ptr<TransmitQueue> queue) { queue_ = std::move(queue); }
 
-void LPort::queue_frame(std::shared_ptr<const LoopFrame> frame, bool unfair)
+void LPort::queue_frame(OutgoingFrame out)
 {
+    const auto& frame = out.frame;
     recall_passed_through();
     // An OPN to nobody, or to itself, would come back round to the sender: refuse it here.
     if (frame->destination == cfg_.al_pa || !directory_.on_loop(frame->destination))
         protocol_error("frame for " + phy::al_pa_hex(frame->destination) + ", which is not another port on this loop");
-    queue_->push({std::move(frame), unfair});
+    queue_->push(std::move(out));
     kick();
 }
 
@@ -271,7 +272,7 @@ void LPort::maybe_start_arbitration()
         requesting_ = true;
         request_since_ = sc_time_stamp();
     }
-    if (!access_ && cfg_.fair && !next->unfair) return;  // wait for the next access window
+    if (!access_ && cfg_.fair && !next->arbitrate_unfairly) return;  // wait for the next access window
     if (!access_) ++stats_.arbitrations_without_access;
     arbitrating_ = true;
     vcd_arbitrating_ = true;
@@ -388,6 +389,7 @@ void LPort::try_transmit()
             return;
         }
         if (state_ == LpsmState::Open && may_send_at(primitive_earliest())) {
+            if (next) ++stats_.preemptions;  // closing with frames left for the peer
             send_own(Word::cls());
             set_state(LpsmState::XmittedClose);
             rrdy_owed_ = 0;
@@ -434,7 +436,7 @@ void LPort::leave_circuit()
     if (owner_) {
         const OutgoingFrame* next = queue_->front();
         const bool nobody_waiting = own_fill_.kind == WordKind::Idle && !others_arbitrating_;
-        if (next && (!cfg_.fair || next->unfair || nobody_waiting)) {
+        if (next && (!cfg_.fair || next->transfer_unfairly || nobody_waiting)) {
             ++stats_.transfers;
             set_state(LpsmState::Transfer);
             try_transmit();

@@ -37,6 +37,7 @@ struct PortStats {
     std::uint64_t arbitrations_won = 0;
     std::uint64_t arbitrations_without_access = 0;  // began while ACCESS was clear (unfair)
     std::uint64_t transfers = 0;
+    std::uint64_t preemptions = 0;  // circuits closed with frames left for the peer (TransmitQueue::preempt)
     std::uint64_t circuits_opened = 0;
     std::uint64_t frames_sent = 0;
     std::uint64_t frames_received = 0;
@@ -61,7 +62,8 @@ public:
     void set_user(PortUser* user) { user_ = user; }
     void set_transmit_queue(std::unique_ptr<TransmitQueue> queue);
     TransmitQueue& transmit_queue() { return *queue_; }
-    void queue_frame(std::shared_ptr<const LoopFrame> frame, bool unfair = false);
+    void queue_frame(std::shared_ptr<const LoopFrame> frame) { queue_frame(OutgoingFrame{std::move(frame)}); }
+    void queue_frame(OutgoingFrame frame);
     void frames_changed();   // the user changed the transmit queue itself
     void release_buffer();   // a received frame has been consumed; its buffer is free again
 

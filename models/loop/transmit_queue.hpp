@@ -11,9 +11,12 @@ namespace fcal::loop {
 
 struct OutgoingFrame {
     std::shared_ptr<const LoopFrame> frame;
-    // Arbitrate for this frame even when fairness forbids it in this access window, and allow
-    // TRANSFER to its destination (Command-First arbitration; SPEC section 9).
-    bool unfair = false;
+    // Arbitrate for this frame even when fairness forbids it in this access window
+    // (Command-First arbitration, SPEC section 9 level 2).
+    bool arbitrate_unfairly = false;
+    // Open its destination through TRANSFER even when other ports are arbitrating (preemptive
+    // command transfer, level 3).
+    bool transfer_unfairly = false;
 };
 
 class TransmitQueue {

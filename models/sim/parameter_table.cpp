@@ -657,7 +657,17 @@ ParameterTable fcal_parameters()
 
     // Frame scheduling (SPEC section 9).
     t.add(choice("schedule", "normal", {"normal", "cmdf"},
-                 "normal: fair controller, commands wait behind data; cmdf: Command-First Algorithm"));
+                 "normal: all cmdf.* off; cmdf: command_queue + arbitration + preempt (cmdf.* keys given override it)"));
+    // The three Command-First levels; unset, they follow the schedule.
+    auto from_schedule = [](Parameter p) {
+        p.default_value.reset();
+        p.default_text = "from schedule";
+        return p;
+    };
+    t.add(from_schedule(choice("cmdf.fifo", "off", {"off", "reorder", "command_queue"},
+                               "commands ahead of data: reorder = inserted ahead in one FIFO, command_queue = separate FIFO checked first")));
+    t.add(from_schedule(boolean("cmdf.arbitration", false, "with a command at the head, arbitrate even when fairness forbids it")));
+    t.add(from_schedule(boolean("cmdf.preempt", false, "while OPEN, close and TRANSFER to the disk a waiting command is for")));
 
     t.add(positive("sim.time_limit_s", 100.0, "s", "simulated time after which the run stops regardless (safety stop)"));
     return t;

@@ -22,10 +22,21 @@ std::string to_string(WorkloadType type)
     throw std::logic_error("unknown workload type");
 }
 
+std::string to_string(CmdfFifo fifo)
+{
+    switch (fifo) {
+    case CmdfFifo::Off: return "off";
+    case CmdfFifo::Reorder: return "reorder";
+    case CmdfFifo::CommandQueue: return "command_queue";
+    }
+    throw std::logic_error("unknown cmdf.fifo");
+}
+
 std::string to_string(Schedule schedule)
 {
     switch (schedule) {
     case Schedule::Normal: return "normal";
+    case Schedule::Cmdf: return "cmdf";
     }
     throw std::logic_error("unknown schedule");
 }
@@ -73,10 +84,13 @@ SimConfig build_config(const ParameterTable& t)
 {
     SimConfig c;
 
-    // Schedule first: asking for CMDF is a whole-run choice, so say so before any detail.
-    if (t.get_string("schedule") == "cmdf")
-        throw ConfigError("schedule: cmdf is not available yet (Command-First Algorithm not implemented)");
-    c.schedule = Schedule::Normal;
+    // The schedule presets the three Command-First levels; keys given explicitly override it.
+    c.schedule = t.get_string("schedule") == "cmdf" ? Schedule::Cmdf : Schedule::Normal;
+    const bool cmdf = c.schedule == Schedule::Cmdf;
+    const std::string fifo = t.has_value("cmdf.fifo") ? t.get_string("cmdf.fifo") : (cmdf ? "command_queue" : "off");
+    c.cmdf.fifo = fifo == "reorder" ? CmdfFifo::Reorder : fifo == "command_queue" ? CmdfFifo::CommandQueue : CmdfFifo::Off;
+    c.cmdf.arbitration = t.has_value("cmdf.arbitration") ? t.get_bool("cmdf.arbitration") : cmdf;
+    c.cmdf.preempt = t.has_value("cmdf.preempt") ? t.get_bool("cmdf.preempt") : cmdf;
 
     c.disk.count = get_unsigned(t, "disk.count");
     c.disk.access_ms = t.get_real("disk.access_ms");
@@ -161,6 +175,7 @@ nlohmann::json to_json(const SimConfig& c)
                      {"warmup_ios", c.workload.warmup_ios},
                      {"seed", c.workload.seed}};
     j["schedule"] = to_string(c.schedule);
+    j["cmdf"] = {{"fifo", to_string(c.cmdf.fifo)}, {"arbitration", c.cmdf.arbitration}, {"preempt", c.cmdf.preempt}};
     j["sim"] = {{"time_limit_s", c.time_limit_s}};
     return j;
 }

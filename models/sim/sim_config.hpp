@@ -16,11 +16,19 @@ namespace fcal::sim {
 
 enum class DmaPolicy { Fcfs, RoundRobin };
 enum class WorkloadType { Closed, Open };
-enum class Schedule { Normal };  // Cmdf joins when the Command-First Algorithm exists (SPEC section 9)
+enum class Schedule { Normal, Cmdf };  // SPEC section 9
+enum class CmdfFifo { Off, Reorder, CommandQueue };
+
+struct CmdfConfig {
+    CmdfFifo fifo{};
+    bool arbitration{};
+    bool preempt{};
+};
 
 std::string to_string(DmaPolicy policy);       // "fcfs", "round_robin"
 std::string to_string(WorkloadType type);      // "closed", "open"
-std::string to_string(Schedule schedule);      // "normal"
+std::string to_string(Schedule schedule);      // "normal", "cmdf"
+std::string to_string(CmdfFifo fifo);          // "off", "reorder", "command_queue"
 
 struct LoopConfig {
     phy::LineRate rate{};
@@ -87,6 +95,7 @@ struct SimConfig {
     DiskConfig disk;
     WorkloadConfig workload;
     Schedule schedule{};
+    CmdfConfig cmdf;  // resolved: the schedule's preset with explicit cmdf.* keys applied
     double time_limit_s{};  // simulated seconds
 };
 

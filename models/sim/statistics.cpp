@@ -115,9 +115,15 @@ nlohmann::json Statistics::to_json() const
                          {"frames_sent", b.frames_sent - a.frames_sent},
                          {"frames_received", b.frames_received - a.frames_received},
                          {"transfers", b.transfers - a.transfers},
+                         {"preemptions", b.preemptions - a.preemptions},
                          {"arbitrations_without_access", b.arbitrations_without_access - a.arbitrations_without_access}});
     }
     j["ports"] = ports;
+    // The controller's port is the first: how often Command-First bent the rules in the window.
+    if (!ports.empty()) {
+        j["unfair_command_arbitrations"] = ports[0]["arbitrations_without_access"];
+        j["preemptions"] = ports[0]["preemptions"];
+    }
     return j;
 }
 

@@ -70,8 +70,13 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     loop_ = std::make_unique<loop::Loop>("loop", lc);
 
     memory_ = std::make_unique<host::HostMemory>("host_memory");
-    initiator_ = std::make_unique<hba::InitiatorHba>(
-        "initiator", hba_params(config.initiator, config.initiator.xfer_rdy_us, 0, config.initiator.dma_policy), *loop_->find(config.initiator.al_pa));
+    hba::HbaParams ip = hba_params(config.initiator, config.initiator.xfer_rdy_us, 0, config.initiator.dma_policy);
+    ip.cmdf.fifo = config.cmdf.fifo == CmdfFifo::Reorder        ? hba::CommandFifo::Reorder
+                   : config.cmdf.fifo == CmdfFifo::CommandQueue ? hba::CommandFifo::CommandQueue
+                                                                : hba::CommandFifo::Off;
+    ip.cmdf.arbitration = config.cmdf.arbitration;
+    ip.cmdf.preempt = config.cmdf.preempt;
+    initiator_ = std::make_unique<hba::InitiatorHba>("initiator", ip, *loop_->find(config.initiator.al_pa));
     initiator_->host_dma.bind(memory_->socket);
 
     disk::DiskParams dp;

@@ -177,7 +177,8 @@ expect_bad workload.read_fraction --set workload.read_fraction=1.5
 expect_bad workload.io_size --set workload.io_size=0
 expect_bad initiator.al_pa --set initiator.al_pa=0xF0
 expect_bad loop.nodes --set disk.count=16 --set loop.nodes=10
-expect_bad schedule --set schedule=cmdf
+expect_bad schedule --set schedule=sometimes
+expect_bad cmdf.fifo --set cmdf.fifo=sideways
 printf '{"disk": {"count": 3,}\n' >"$tmp/malformed.json"
 expect_bad malformed.json --config "$tmp/malformed.json"
 expect_bad "$tmp/missing.json" --config "$tmp/missing.json"

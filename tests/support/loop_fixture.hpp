@@ -68,7 +68,7 @@ public:
             f->destination = dest;
             f->payload_bytes = payload;
             f->sof = i == 0 ? loop::Sof::I3 : loop::Sof::N3;
-            port_.queue_frame(f, unfair);
+            port_.queue_frame(loop::OutgoingFrame{f, unfair, unfair});
         }
     }
 

@@ -61,7 +61,7 @@ const std::set<std::string> kSpecKeys = {
     "disk.count", "disk.access_ms", "disk.rate_mbs", "disk.queue_slots",
     "workload.type", "workload.queue_depth", "workload.io_size", "workload.read_fraction", "workload.rate_iops",
     "workload.measured_ios", "workload.warmup_ios", "workload.seed",
-    "schedule", "sim.time_limit_s"};
+    "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "sim.time_limit_s"};  // cmdf.*: issue 5
 
 }  // namespace
 

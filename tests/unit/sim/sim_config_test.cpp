@@ -141,12 +141,31 @@ TEST_CASE("sim_config: an open workload needs an arrival rate")
     CHECK(c.workload.rate_iops == 2500.0);
 }
 
-TEST_CASE("sim_config: the cmdf schedule is refused until it exists")
+TEST_CASE("sim_config: the schedule presets the Command-First levels and explicit keys override it")
 {
     auto t = fcal_parameters();
-    t.set("schedule", "cmdf");
-    CHECK(error_of([&] { build_config(t); }) ==
-          "schedule: cmdf is not available yet (Command-First Algorithm not implemented)");
+    auto c = build_config(t);  // normal: everything off
+    CHECK(c.schedule == Schedule::Normal);
+    CHECK(c.cmdf.fifo == CmdfFifo::Off);
+    CHECK_FALSE(c.cmdf.arbitration);
+    CHECK_FALSE(c.cmdf.preempt);
+    t.set("schedule", "cmdf");  // issue 5: command_queue + arbitration + preempt
+    c = build_config(t);
+    CHECK(c.schedule == Schedule::Cmdf);
+    CHECK(c.cmdf.fifo == CmdfFifo::CommandQueue);
+    CHECK(c.cmdf.arbitration);
+    CHECK(c.cmdf.preempt);
+    t.set("cmdf.preempt", "false");
+    t.set("cmdf.fifo", "reorder");
+    c = build_config(t);
+    CHECK(c.cmdf.fifo == CmdfFifo::Reorder);
+    CHECK(c.cmdf.arbitration);
+    CHECK_FALSE(c.cmdf.preempt);
+    auto n = fcal_parameters();  // a level switched on under the normal schedule
+    n.set("cmdf.arbitration", "true");
+    CHECK(build_config(n).cmdf.arbitration);
+    CHECK(build_config(n).cmdf.fifo == CmdfFifo::Off);
+    CHECK(error_of([&] { n.set("cmdf.fifo", "sideways"); }).find("cmdf.fifo") != std::string::npos);
 }
 
 TEST_CASE("sim_config: choices map to their enums")
