@@ -80,7 +80,7 @@ TEST_CASE("sim_config: the baseline resolves to the specification's defaults")
     CHECK(c.workload.warmup_ios == 160);  // 10 x 1 x 16
     CHECK(c.workload.seed == 1);
 
-    CHECK(c.schedule == Schedule::Normal);
+    CHECK(c.schedule == Schedule::Cmdf);  // SPEC section 10: the baseline has CMDF on
     CHECK(c.time_limit_s == 100.0);
 }
 
@@ -144,6 +144,7 @@ TEST_CASE("sim_config: an open workload needs an arrival rate")
 TEST_CASE("sim_config: the schedule presets the Command-First levels and explicit keys override it")
 {
     auto t = fcal_parameters();
+    t.set("schedule", "normal");
     auto c = build_config(t);  // normal: everything off
     CHECK(c.schedule == Schedule::Normal);
     CHECK(c.cmdf.fifo == CmdfFifo::Off);
@@ -162,6 +163,7 @@ TEST_CASE("sim_config: the schedule presets the Command-First levels and explici
     CHECK(c.cmdf.arbitration);
     CHECK_FALSE(c.cmdf.preempt);
     auto n = fcal_parameters();  // a level switched on under the normal schedule
+    n.set("schedule", "normal");
     n.set("cmdf.arbitration", "true");
     CHECK(build_config(n).cmdf.arbitration);
     CHECK(build_config(n).cmdf.fifo == CmdfFifo::Off);
@@ -210,7 +212,7 @@ TEST_CASE("sim_config: to_json echoes every resolved value and loads back")
     CHECK(j["initiator"]["cmd_exec_us"] == 43.9);
     CHECK(j["workload"]["io_size"] == 8192);
     CHECK(j["workload"]["warmup_ios"] == 60);
-    CHECK(j["schedule"] == "normal");
+    CHECK(j["schedule"] == "cmdf");
     CHECK(j["sim"]["time_limit_s"] == 100.0);
 
     auto again = fcal_parameters();
