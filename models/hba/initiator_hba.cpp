@@ -1,5 +1,7 @@
 #include "hba/initiator_hba.hpp"
 
+#include "hba/exchange_lookup.hpp"
+
 namespace fcal::hba {
 
 using sc_core::sc_time_stamp;
@@ -20,15 +22,7 @@ std::uint16_t InitiatorHba::next_ox_id()
     return last_ox_id_;
 }
 
-InitiatorHba::Active& InitiatorHba::active(std::uint16_t ox_id)
-{
-    auto it = exchanges_.find(ox_id);
-    if (it == exchanges_.end()) {
-        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": frame for unknown OX_ID " + std::to_string(ox_id)).c_str());
-        throw std::logic_error("unreachable");
-    }
-    return it->second;
-}
+InitiatorHba::Active& InitiatorHba::active(std::uint16_t ox_id) { return open_exchange(exchanges_, ox_id, *this, "OX_ID"); }
 
 void InitiatorHba::submit(IoRequest* io)
 {

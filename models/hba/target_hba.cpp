@@ -1,5 +1,7 @@
 #include "hba/target_hba.hpp"
 
+#include "hba/exchange_lookup.hpp"
+
 namespace fcal::hba {
 
 TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
@@ -9,15 +11,7 @@ TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop
     port_.set_user(this);
 }
 
-TargetHba::Active& TargetHba::active(std::uint16_t rx_id)
-{
-    auto it = exchanges_.find(rx_id);
-    if (it == exchanges_.end()) {
-        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": frame for unknown RX_ID " + std::to_string(rx_id)).c_str());
-        throw std::logic_error("unreachable");
-    }
-    return it->second;
-}
+TargetHba::Active& TargetHba::active(std::uint16_t rx_id) { return open_exchange(exchanges_, rx_id, *this, "RX_ID"); }
 
 void TargetHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
