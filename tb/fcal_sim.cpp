@@ -3,7 +3,8 @@
 //
 // Exit codes: 0 all I/Os completed; 1 the time limit (sim.time_limit_s) stopped the run first;
 // 2 bad input (configuration key, value or file; one line on stderr naming it); 3 deadlock (I/Os
-// outstanding and nothing left to happen; every port's state is printed).
+// outstanding and nothing left to happen; every port's state is printed); 4 the lock-step checker
+// (rtl.lockstep) found the RTL and the reference model disagreeing (the first divergence is printed).
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -102,7 +103,12 @@ int sc_main(int argc, char* argv[])
     if (!vcd_path.empty()) {
         std::string base = vcd_path;
         if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
-        system->trace_vcd(base);
+        try {
+            system->trace_vcd(base);
+        } catch (const std::runtime_error& e) {
+            std::fprintf(stderr, "fcal-sim: --vcd: %s\n", e.what());
+            return 2;
+        }
     }
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -111,7 +117,10 @@ int sc_main(int argc, char* argv[])
 
     nlohmann::json results = system->results();
     results["wall_time_s"] = wall;
-    results["run_end"] = run.end == sim::RunEnd::Completed ? "completed" : run.end == sim::RunEnd::TimeLimit ? "time_limit" : "deadlock";
+    results["run_end"] = run.end == sim::RunEnd::Completed   ? "completed"
+                         : run.end == sim::RunEnd::TimeLimit ? "time_limit"
+                         : run.end == sim::RunEnd::Deadlock  ? "deadlock"
+                                                             : "divergence";
     nlohmann::json doc = {{"config", sim::to_json(config)}, {"results", results}};
     if (!stats_json.empty()) {
         const std::string text = doc.dump(2) + "\n";
@@ -126,6 +135,10 @@ int sc_main(int argc, char* argv[])
         }
     }
     if (!quiet && stats_json != "-") print_summary(config, results);
+    if (run.end == sim::RunEnd::Divergence) {
+        std::fprintf(stderr, "fcal-sim: %s", run.diagnosis.c_str());
+        return 4;
+    }
     if (run.end == sim::RunEnd::Deadlock) {
         std::fprintf(stderr, "fcal-sim: deadlock: I/Os are outstanding and nothing is left to happen\n%s", run.diagnosis.c_str());
         return 3;

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "fcp/fc_frame.hpp"
-
 namespace fcal::hba {
 
 namespace {
@@ -16,19 +14,38 @@ Queue::const_iterator find_for(const Queue& q, phy::AlPa dest)
 }
 }  // namespace
 
-bool CommandFirstQueue::is_command(const loop::OutgoingFrame& f)
+const char* to_string(CommandFifo f)
 {
-    return fcp::fc_frame_of(*f.frame).iu == fcp::InformationUnit::Command;
+    switch (f) {
+    case CommandFifo::Off: return "off";
+    case CommandFifo::Reorder: return "reorder";
+    case CommandFifo::CommandQueue: return "command_queue";
+    }
+    return "?";
 }
 
-void CommandFirstQueue::push(loop::OutgoingFrame f)
+CommandFirstQueue::CommandFirstQueue(const CommandFirst& policy, const FifoDepths& depths) : policy_(policy), depths_(depths)
 {
+    if (depths.frames < 1 || depths.commands < 1) throw std::invalid_argument("CommandFirstQueue: FIFO depths must be at least 1");
+}
+
+bool CommandFirstQueue::to_command_fifo(loop::FrameClass c) const
+{
+    return c == loop::FrameClass::Command && policy_.fifo == CommandFifo::CommandQueue;
+}
+
+bool CommandFirstQueue::can_push(loop::FrameClass c) const
+{
+    return to_command_fifo(c) ? commands_.size() < depths_.commands : frames_.size() < depths_.frames;
+}
+
+void CommandFirstQueue::do_push(loop::OutgoingFrame f)
+{
+    if (!can_push(f.frame_class())) throw std::logic_error("CommandFirstQueue: push into a full FIFO");
     const bool command = is_command(f);
-    if (command) {
-        f.arbitrate_unfairly = policy_.arbitration;
-        f.transfer_unfairly = policy_.preempt;
-    }
-    if (command && policy_.fifo == CommandFifo::CommandQueue) {
+    f.arbitrate_unfairly = command && policy_.arbitration;
+    f.transfer_unfairly = command && policy_.preempt;
+    if (to_command_fifo(f.frame_class())) {
         commands_.push_back(std::move(f));
     } else if (command && policy_.fifo == CommandFifo::Reorder) {
         // Behind the last command waiting, ahead of every data frame.
@@ -53,7 +70,7 @@ const loop::OutgoingFrame* CommandFirstQueue::front_for(phy::AlPa dest) const
     return f == frames_.end() ? nullptr : &*f;
 }
 
-loop::OutgoingFrame CommandFirstQueue::pop_for(phy::AlPa dest)
+loop::OutgoingFrame CommandFirstQueue::do_pop_for(phy::AlPa dest)
 {
     for (Queue* q : {&commands_, &frames_}) {
         auto it = find_for(*q, dest);

@@ -6,12 +6,37 @@ namespace fcal::hba {
 
 using sc_core::sc_time_stamp;
 
-InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
+InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port,
+                           std::unique_ptr<loop::TransmitQueue> transmit_queue)
     : sc_module(name), host_dma("host_dma"), params_(params), port_(port), cpu_("processor"), frame_proc_("frame_proc"),
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); })
 {
     port_.set_user(this);
-    port_.set_transmit_queue(std::make_unique<CommandFirstQueue>(params.cmdf));
+    transmit_queue->set_space_listener([this] { push_held(); });
+    port_.set_transmit_queue(std::move(transmit_queue));
+}
+
+// Hand a frame to the outgoing FIFO, or hold it while its FIFO is full.
+void InitiatorHba::transmit(std::shared_ptr<const loop::LoopFrame> frame)
+{
+    const loop::LoopFrame* f = frame.get();
+    held_.push_back(std::move(frame));
+    push_held();
+    if (!held_.empty() && held_.back().get() == f) ++frames_held_;
+}
+
+void InitiatorHba::push_held()
+{
+    loop::TransmitQueue& q = port_.transmit_queue();
+    for (auto it = held_.begin(); it != held_.end();) {
+        if (q.can_push((*it)->frame_class)) {
+            auto frame = std::move(*it);
+            it = held_.erase(it);
+            port_.queue_frame(std::move(frame));
+        } else {
+            ++it;
+        }
+    }
 }
 
 std::uint16_t InitiatorHba::next_ox_id()
@@ -56,7 +81,7 @@ void InitiatorHba::send_command(std::uint16_t ox_id)
 {
     Active& a = active(ox_id);
     a.cmnd_queued = sc_time_stamp();
-    port_.queue_frame(a.exchange->make_command());
+    transmit(a.exchange->make_command());
 }
 
 void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
@@ -116,7 +141,7 @@ void InitiatorHba::handle(const fcp::FcFrame& f)
                 job.bytes = frame->payload_bytes;
                 job.command = tlm::TLM_READ_COMMAND;
                 job.address = fcp::fc_frame_of(*frame).relative_offset;
-                job.done = [this, frame] { port_.queue_frame(frame); };
+                job.done = [this, frame] { transmit(frame); };
                 dma_.request(std::move(job));
             }
         });

@@ -10,6 +10,7 @@
 // Write: as read up to FCP_CMND; each FCP_XFER_RDY: frame_proc -> XFER_RDY handling on the main
 //        processor -> DMA of the burst from host memory, one FCP_DATA queued as each frame's bytes
 //        arrive (scheduler overhead once per burst); FCP_RSP as for a read.
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,7 +29,10 @@ class InitiatorHba : public sc_core::sc_module, public HbaFrontEnd, public loop:
 public:
     tlm_utils::simple_initiator_socket<InitiatorHba> host_dma;
 
-    InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port);
+    // `transmit_queue` is the outgoing frame FIFO (the Command-First reference model or the RTL);
+    // the HBA installs it in its port.
+    InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port,
+                 std::unique_ptr<loop::TransmitQueue> transmit_queue);
 
     void set_completion(HbaCompletion* completion) { completion_ = completion; }
     // Observation hooks for the statistics: an FCP_CMND went on the wire after waiting `wait` in the
@@ -41,6 +45,9 @@ public:
     void frame_sent(const loop::LoopFrame& frame) override;
 
     std::size_t outstanding() const { return exchanges_.size(); }
+    // Frames that found their FIFO full and waited in the HBA (back-pressure), and those waiting now.
+    std::uint64_t frames_held() const { return frames_held_; }
+    std::size_t frames_holding() const { return held_.size(); }
     loop::LPort& port() { return port_; }
     const ServiceQueue& processor() const { return cpu_; }
     const DmaEngine& dma() const { return dma_; }
@@ -55,6 +62,8 @@ private:
         sc_core::sc_time cmnd_queued;
     };
     void send_command(std::uint16_t ox_id);
+    void transmit(std::shared_ptr<const loop::LoopFrame> frame);
+    void push_held();
     void handle(const fcp::FcFrame& frame);
     void deliver_response(std::uint16_t ox_id);
     std::uint16_t next_ox_id();
@@ -68,6 +77,10 @@ private:
     HbaCompletion* completion_ = nullptr;
     std::map<std::uint16_t, Active> exchanges_;
     std::uint16_t last_ox_id_ = 0;
+    // Frames built while their FIFO was full, in the order built; each class's producer stalls on
+    // its own FIFO, so a held frame waits only behind held frames of the same FIFO.
+    std::deque<std::shared_ptr<const loop::LoopFrame>> held_;
+    std::uint64_t frames_held_ = 0;
 };
 
 }  // namespace fcal::hba

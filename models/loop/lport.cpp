@@ -24,6 +24,12 @@ LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::
     sensitive << rx_event_ << tx_event_ << kick_event_;
     dont_initialize();
     vcd_free_buffers_ = static_cast<int>(free_buffers_);
+    listen_to(*queue_);
+}
+
+void LPort::listen_to(TransmitQueue& queue)
+{
+    queue.set_head_listener([this] { frames_changed(); });
 }
 
 void LPort::connect(LPort& downstream, const sc_time& hop_delay)
@@ -115,17 +121,21 @@ void LPort::truncate_after(const sc_time& cutoff)
     if (passed_on) downstream_->truncate_after(cutoff + hop_delay_);
 }
 
-void LPort::set_transmit_queue(std::unique_ptr<TransmitQueue> queue) { queue_ = std::move(queue); }
+void LPort::set_transmit_queue(std::unique_ptr<TransmitQueue> queue)
+{
+    queue_ = std::move(queue);
+    listen_to(*queue_);
+}
 
 void LPort::queue_frame(OutgoingFrame out)
 {
     const auto& frame = out.frame;
-    recall_passed_through();
     // An OPN to nobody, or to itself, would come back round to the sender: refuse it here.
     if (frame->destination == cfg_.al_pa || !directory_.on_loop(frame->destination))
         protocol_error("frame for " + phy::al_pa_hex(frame->destination) + ", which is not another port on this loop");
-    queue_->push(std::move(out));
-    kick();
+    if (!queue_->can_push(frame->frame_class))
+        protocol_error(std::string("transmit queue full for a ") + to_string(frame->frame_class) + " frame (the producer must hold it)");
+    queue_->push(std::move(out));  // the queue calls frames_changed() when it matters
 }
 
 void LPort::frames_changed()

@@ -64,7 +64,8 @@ public:
     TransmitQueue& transmit_queue() { return *queue_; }
     void queue_frame(std::shared_ptr<const LoopFrame> frame) { queue_frame(OutgoingFrame{std::move(frame)}); }
     void queue_frame(OutgoingFrame frame);
-    void frames_changed();   // the user changed the transmit queue itself
+    // The transmit queue's head listener: a push changed what the port would be told.
+    void frames_changed();
     void release_buffer();   // a received frame has been consumed; its buffer is free again
 
     // Observation.
@@ -128,6 +129,7 @@ private:
     void set_state(LpsmState s);
     void kick();
     void protocol_error(const std::string& what) const;
+    void listen_to(TransmitQueue& queue);
 
     PortConfig cfg_;
     phy::LinkTiming timing_;

@@ -5,13 +5,39 @@
 
 namespace fcal::loop {
 
+const char* to_string(FrameClass c)
+{
+    switch (c) {
+    case FrameClass::Data: return "data";
+    case FrameClass::Command: return "command";
+    case FrameClass::Other: return "other";
+    }
+    return "?";
+}
+
+void TransmitQueue::push(OutgoingFrame f)
+{
+    const LoopFrame* head_before = empty() ? nullptr : front()->frame.get();
+    const bool first_for_dest = front_for(f.frame->destination) == nullptr;
+    do_push(std::move(f));
+    if (!head_listener_) return;
+    if (first_for_dest || front()->frame.get() != head_before) head_listener_();
+}
+
+OutgoingFrame TransmitQueue::pop_for(phy::AlPa dest)
+{
+    OutgoingFrame out = do_pop_for(dest);
+    if (space_listener_) space_listener_();
+    return out;
+}
+
 const OutgoingFrame* FifoTransmitQueue::front_for(phy::AlPa dest) const
 {
     auto it = std::find_if(frames_.begin(), frames_.end(), [dest](const OutgoingFrame& f) { return f.frame->destination == dest; });
     return it == frames_.end() ? nullptr : &*it;
 }
 
-OutgoingFrame FifoTransmitQueue::pop_for(phy::AlPa dest)
+OutgoingFrame FifoTransmitQueue::do_pop_for(phy::AlPa dest)
 {
     auto it = std::find_if(frames_.begin(), frames_.end(), [dest](const OutgoingFrame& f) { return f.frame->destination == dest; });
     if (it == frames_.end()) throw std::logic_error("FifoTransmitQueue::pop_for: no frame for destination");

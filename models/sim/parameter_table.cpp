@@ -614,6 +614,10 @@ ParameterTable fcal_parameters()
     t.add(non_negative("initiator.sft_us", 20.2, "us", "single-frame transfer that delivers an FCP_RSP to host memory"));
     t.add(integer("initiator.max_outstanding", 255, 1, 65535, "requests",
                   "requests the driver keeps in the HBA at once; the rest wait in the driver"));
+    // The outgoing descriptor FIFOs (docs/model.md, "The transmit queue"); the RTL's tags are 8 bits.
+    t.add(integer("initiator.tx_fifo_frames", 64, 1, 128, "frames",
+                  "depth of the controller's outgoing frame FIFO (every frame; data only with cmdf.fifo=command_queue)"));
+    t.add(integer("initiator.cmd_fifo_frames", 16, 1, 128, "frames", "depth of the command FIFO (cmdf.fifo=command_queue only)"));
 
     // Target HBA, the disk interface (SPEC section 7).
     t.add(boolean("target.fair", true, "the disks obey the access fairness window"));
@@ -669,6 +673,12 @@ ParameterTable fcal_parameters()
                                "commands ahead of data: reorder = inserted ahead in one FIFO, command_queue = separate FIFO checked first")));
     t.add(from_schedule(boolean("cmdf.arbitration", false, "with a command at the head, arbitrate even when fairness forbids it")));
     t.add(from_schedule(boolean("cmdf.preempt", false, "while OPEN, close and TRANSFER to the disk a waiting command is for")));
+
+    t.add(choice("cmdf.impl", "model", {"model", "rtl"},
+                 "the controller's transmit queue: model = the SystemC reference, rtl = the Verilated RTL (rtl/cmdf_top.v)"));
+    t.add(positive("rtl.clock_mhz", 212.5, "MHz", "clock of the RTL transmit queue (cmdf.impl=rtl)"));
+    t.add(boolean("rtl.lockstep", false,
+                  "run the SystemC reference beside the RTL, compare every decision, stop at the first divergence (cmdf.impl=rtl)"));
 
     t.add(positive("sim.time_limit_s", 100.0, "s", "simulated time after which the run stops regardless (safety stop)"));
     return t;

@@ -32,6 +32,8 @@ std::string to_string(CmdfFifo fifo)
     throw std::logic_error("unknown cmdf.fifo");
 }
 
+std::string to_string(CmdfImpl impl) { return impl == CmdfImpl::Rtl ? "rtl" : "model"; }
+
 std::string to_string(Schedule schedule)
 {
     switch (schedule) {
@@ -91,6 +93,10 @@ SimConfig build_config(const ParameterTable& t)
     c.cmdf.fifo = fifo == "reorder" ? CmdfFifo::Reorder : fifo == "command_queue" ? CmdfFifo::CommandQueue : CmdfFifo::Off;
     c.cmdf.arbitration = t.has_value("cmdf.arbitration") ? t.get_bool("cmdf.arbitration") : cmdf;
     c.cmdf.preempt = t.has_value("cmdf.preempt") ? t.get_bool("cmdf.preempt") : cmdf;
+    c.cmdf.impl = t.get_string("cmdf.impl") == "rtl" ? CmdfImpl::Rtl : CmdfImpl::Model;
+    c.rtl.clock_mhz = t.get_real("rtl.clock_mhz");
+    c.rtl.lockstep = t.get_bool("rtl.lockstep");
+    if (c.rtl.lockstep && c.cmdf.impl != CmdfImpl::Rtl) throw ConfigError("rtl.lockstep: needs cmdf.impl=rtl");
 
     c.disk.count = get_unsigned(t, "disk.count");
     c.disk.access_ms = t.get_real("disk.access_ms");
@@ -113,6 +119,8 @@ SimConfig build_config(const ParameterTable& t)
     c.initiator.xfer_rdy_us = t.get_real("initiator.xfer_rdy_us");
     c.initiator.dma_policy = t.get_string("initiator.dma_policy") == "round_robin" ? DmaPolicy::RoundRobin : DmaPolicy::Fcfs;
     c.initiator.max_outstanding = get_unsigned(t, "initiator.max_outstanding");
+    c.initiator.tx_fifo_frames = get_unsigned(t, "initiator.tx_fifo_frames");
+    c.initiator.cmd_fifo_frames = get_unsigned(t, "initiator.cmd_fifo_frames");
 
     read_hba(t, "target", c.target);
     c.target.rsp_gen_us = t.get_real("target.rsp_gen_us");
@@ -155,6 +163,8 @@ nlohmann::json to_json(const SimConfig& c)
     ini["xfer_rdy_us"] = c.initiator.xfer_rdy_us;
     ini["dma_policy"] = to_string(c.initiator.dma_policy);
     ini["max_outstanding"] = c.initiator.max_outstanding;
+    ini["tx_fifo_frames"] = c.initiator.tx_fifo_frames;
+    ini["cmd_fifo_frames"] = c.initiator.cmd_fifo_frames;
 
     auto& tgt = j["target"];
     write_hba(c.target, tgt);
@@ -175,7 +185,11 @@ nlohmann::json to_json(const SimConfig& c)
                      {"warmup_ios", c.workload.warmup_ios},
                      {"seed", c.workload.seed}};
     j["schedule"] = to_string(c.schedule);
-    j["cmdf"] = {{"fifo", to_string(c.cmdf.fifo)}, {"arbitration", c.cmdf.arbitration}, {"preempt", c.cmdf.preempt}};
+    j["cmdf"] = {{"fifo", to_string(c.cmdf.fifo)},
+                 {"arbitration", c.cmdf.arbitration},
+                 {"preempt", c.cmdf.preempt},
+                 {"impl", to_string(c.cmdf.impl)}};
+    j["rtl"] = {{"clock_mhz", c.rtl.clock_mhz}, {"lockstep", c.rtl.lockstep}};
     j["sim"] = {{"time_limit_s", c.time_limit_s}};
     return j;
 }

@@ -19,16 +19,26 @@ enum class WorkloadType { Closed, Open };
 enum class Schedule { Normal, Cmdf };  // SPEC section 9
 enum class CmdfFifo { Off, Reorder, CommandQueue };
 
+enum class CmdfImpl { Model, Rtl };
+
 struct CmdfConfig {
     CmdfFifo fifo{};
     bool arbitration{};
     bool preempt{};
+    CmdfImpl impl{};
+};
+
+// The Verilated RTL transmit queue (cmdf.impl=rtl).
+struct RtlConfig {
+    double clock_mhz{};
+    bool lockstep{};
 };
 
 std::string to_string(DmaPolicy policy);       // "fcfs", "round_robin"
 std::string to_string(WorkloadType type);      // "closed", "open"
 std::string to_string(Schedule schedule);      // "normal", "cmdf"
 std::string to_string(CmdfFifo fifo);          // "off", "reorder", "command_queue"
+std::string to_string(CmdfImpl impl);          // "model", "rtl"
 
 struct LoopConfig {
     phy::LineRate rate{};
@@ -57,6 +67,8 @@ struct InitiatorConfig : HbaConfig {
     double xfer_rdy_us{};
     DmaPolicy dma_policy{};
     unsigned max_outstanding{};
+    unsigned tx_fifo_frames{};
+    unsigned cmd_fifo_frames{};
 };
 
 struct TargetConfig : HbaConfig {
@@ -96,6 +108,7 @@ struct SimConfig {
     WorkloadConfig workload;
     Schedule schedule{};
     CmdfConfig cmdf;  // resolved: the schedule's preset with explicit cmdf.* keys applied
+    RtlConfig rtl;
     double time_limit_s{};  // simulated seconds
 };
 

@@ -76,7 +76,8 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
                                                                 : hba::CommandFifo::Off;
     ip.cmdf.arbitration = config.cmdf.arbitration;
     ip.cmdf.preempt = config.cmdf.preempt;
-    initiator_ = std::make_unique<hba::InitiatorHba>("initiator", ip, *loop_->find(config.initiator.al_pa));
+    initiator_ = std::make_unique<hba::InitiatorHba>("initiator", ip, *loop_->find(config.initiator.al_pa),
+                                                     make_controller_queue(ip.cmdf));
     initiator_->host_dma.bind(memory_->socket);
 
     disk::DiskParams dp;
@@ -123,6 +124,29 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     initiator_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
 }
 
+// The controller's outgoing FIFO: the SystemC reference, the Verilated RTL, or both in lock step.
+std::unique_ptr<loop::TransmitQueue> StorageSystem::make_controller_queue(const hba::CommandFirst& policy)
+{
+    hba::FifoDepths depths;
+    depths.frames = config_.initiator.tx_fifo_frames;
+    depths.commands = config_.initiator.cmd_fifo_frames;
+    auto reference = std::make_unique<hba::CommandFirstQueue>(policy, depths);
+    if (config_.cmdf.impl == CmdfImpl::Model) return reference;
+    // The RTL's depths are fixed when it is Verilated.
+    if (depths.frames != cosim::kRtlFrameDepth)
+        throw loop::ConfigError("initiator.tx_fifo_frames: cmdf.impl=rtl needs " + std::to_string(cosim::kRtlFrameDepth) +
+                                ", the depth the RTL was built with (CMake option FCAL_RTL_DEPTH)");
+    if (depths.commands != cosim::kRtlCommandDepth)
+        throw loop::ConfigError("initiator.cmd_fifo_frames: cmdf.impl=rtl needs " + std::to_string(cosim::kRtlCommandDepth) +
+                                ", the depth the RTL was built with (CMake option FCAL_RTL_CMD_DEPTH)");
+    auto rtl = std::make_unique<cosim::RtlTransmitQueue>(policy, config_.rtl.clock_mhz);
+    rtl_queue_ = rtl.get();
+    if (!config_.rtl.lockstep) return rtl;
+    auto lockstep = std::make_unique<cosim::LockstepTransmitQueue>(std::move(reference), std::move(rtl));
+    lockstep_queue_ = lockstep.get();
+    return lockstep;
+}
+
 void StorageSystem::watch_ports(std::ostream& out)
 {
     watcher_ = std::make_unique<loop::PortWatcher>(out);
@@ -134,13 +158,20 @@ void StorageSystem::trace_vcd(const std::string& path_without_extension)
     vcd_ = sc_core::sc_create_vcd_trace_file(path_without_extension.c_str());
     vcd_->set_time_unit(1, sc_core::SC_PS);
     for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).trace(vcd_);
+    if (rtl_queue_) rtl_queue_->rtl().open_vcd(path_without_extension + "_rtl.vcd");
 }
 
 RunResult StorageSystem::run()
 {
     sc_core::sc_start(sc_time(config_.time_limit_s, sc_core::SC_SEC));
     if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
+    if (rtl_queue_) rtl_queue_->rtl().close_vcd();
     RunResult r;
+    if (lockstep_queue_ && !lockstep_queue_->divergence().empty()) {
+        r.end = RunEnd::Divergence;
+        r.diagnosis = lockstep_queue_->divergence() + "\n" + diagnose();
+        return r;
+    }
     if (stopped_by_workload_) return r;
     // Either nothing can happen any more with I/Os still open (deadlock), or time ran out.
     r.end = sc_core::sc_pending_activity() ? RunEnd::TimeLimit : RunEnd::Deadlock;
@@ -171,6 +202,13 @@ nlohmann::json StorageSystem::results() const
     j["completed_ios"] = workload_->completed();
     j["outstanding_ios"] = workload_->outstanding();
     j["warmup_ios"] = config_.workload.warmup_ios;
+    j["tx_frames_held"] = initiator_->frames_held();
+    if (rtl_queue_) {
+        // RTL-only counters: everything else is the same whichever implementation ran.
+        const cosim::RtlCounters& c = rtl_queue_->rtl().counters();
+        j["rtl"] = {{"cycles", c.cycles}, {"evaluations", c.evaluations}};
+        if (lockstep_queue_) j["rtl"]["decisions_compared"] = lockstep_queue_->decisions_compared();
+    }
     return j;
 }
 

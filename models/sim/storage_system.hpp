@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cosim/lockstep_transmit_queue.hpp"
+#include "cosim/rtl_transmit_queue.hpp"
 #include "disk/disk.hpp"
 #include "hba/initiator_hba.hpp"
 #include "hba/target_hba.hpp"
@@ -19,11 +21,11 @@
 
 namespace fcal::sim {
 
-enum class RunEnd { Completed, TimeLimit, Deadlock };
+enum class RunEnd { Completed, TimeLimit, Deadlock, Divergence };
 
 struct RunResult {
     RunEnd end = RunEnd::Completed;
-    std::string diagnosis;  // for a time limit or deadlock: what every port and queue was doing
+    std::string diagnosis;  // time limit or deadlock: what every port and queue was doing; divergence: the report
 };
 
 class StorageSystem : public sc_core::sc_module {
@@ -32,6 +34,8 @@ public:
 
     // Optional observation; call before run().
     void watch_ports(std::ostream& out);
+    // Every port's signals to PATH.vcd; with cmdf.impl=rtl also the RTL's to PATH_rtl.vcd, on the
+    // same time axis (picoseconds).
     void trace_vcd(const std::string& path_without_extension);
 
     RunResult run();
@@ -49,6 +53,7 @@ public:
 
 private:
     std::string diagnose() const;
+    std::unique_ptr<loop::TransmitQueue> make_controller_queue(const hba::CommandFirst& policy);
 
     SimConfig config_;
     std::vector<phy::AlPa> disk_al_pas_;
@@ -63,6 +68,8 @@ private:
     std::unique_ptr<loop::PortWatcher> watcher_;
     sc_core::sc_trace_file* vcd_ = nullptr;
     bool stopped_by_workload_ = false;
+    cosim::RtlTransmitQueue* rtl_queue_ = nullptr;           // cmdf.impl=rtl
+    cosim::LockstepTransmitQueue* lockstep_queue_ = nullptr;  // rtl.lockstep
 };
 
 }  // namespace fcal::sim

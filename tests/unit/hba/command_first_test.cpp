@@ -106,7 +106,8 @@ namespace {
 struct Controller : test::Endpoint {
     Controller(loop::LPort& p, const CommandFirst& c) : Endpoint(p)
     {
-        p.set_transmit_queue(std::make_unique<CommandFirstQueue>(c));
+        // Deep enough for every frame the tests queue: capacity is not what they are about.
+        p.set_transmit_queue(std::make_unique<CommandFirstQueue>(c, hba::FifoDepths{1024, 1024}));
     }
     void state_changed(loop::LpsmState from, loop::LpsmState to) override
     {

@@ -53,7 +53,7 @@ const std::set<std::string> kSpecKeys = {
     "initiator.al_pa", "initiator.fair", "initiator.incoming_buffers", "initiator.login_bb_credit",
     "initiator.full_duplex", "initiator.max_payload", "initiator.cmd_exec_us", "initiator.xfer_rdy_us",
     "initiator.dma_mbs", "initiator.dma_sched_us", "initiator.dma_policy", "initiator.frame_proc_ns",
-    "initiator.sft_us", "initiator.max_outstanding",
+    "initiator.sft_us", "initiator.max_outstanding", "initiator.tx_fifo_frames", "initiator.cmd_fifo_frames",
     "target.fair", "target.incoming_buffers", "target.login_bb_credit", "target.full_duplex", "target.max_payload",
     "target.cmd_exec_us", "target.rsp_gen_us", "target.dma_mbs", "target.dma_sched_us", "target.frame_proc_ns",
     "target.sft_us", "target.burst_bytes",
@@ -61,7 +61,8 @@ const std::set<std::string> kSpecKeys = {
     "disk.count", "disk.access_ms", "disk.rate_mbs", "disk.queue_slots",
     "workload.type", "workload.queue_depth", "workload.io_size", "workload.read_fraction", "workload.rate_iops",
     "workload.measured_ios", "workload.warmup_ios", "workload.seed",
-    "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "sim.time_limit_s"};  // cmdf.*: issue 5
+    "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "cmdf.impl", "rtl.clock_mhz", "rtl.lockstep",
+    "sim.time_limit_s"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
 
 }  // namespace
 

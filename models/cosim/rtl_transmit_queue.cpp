@@ -1,0 +1,74 @@
+#include "cosim/rtl_transmit_queue.hpp"
+
+#include <stdexcept>
+#include <systemc>
+
+namespace fcal::cosim {
+
+RtlTransmitQueue::RtlTransmitQueue(const hba::CommandFirst& policy, double clock_mhz)
+    : policy_(policy), rtl_(policy, clock_mhz), frames_(kRtlFrameDepth + kRtlCommandDepth)
+{
+    for (std::size_t tag = frames_.size(); tag-- > 0;) free_tags_.push_back(static_cast<std::uint16_t>(tag));
+}
+
+double RtlTransmitQueue::now_ps() const { return sc_core::sc_time_stamp().to_seconds() * 1e12; }
+
+void RtlTransmitQueue::fail_on_assertion() const
+{
+    if (!rtl_.assertion_failure().empty())
+        SC_REPORT_FATAL("fcal/cosim", ("RTL transmit queue: " + rtl_.assertion_failure()).c_str());
+}
+
+bool RtlTransmitQueue::can_push(loop::FrameClass c) const
+{
+    const bool command_fifo = c == loop::FrameClass::Command && policy_.fifo == hba::CommandFifo::CommandQueue;
+    return !rtl_.full(command_fifo);
+}
+
+bool RtlTransmitQueue::empty() const { return !rtl_.head(); }
+
+const loop::OutgoingFrame* RtlTransmitQueue::front() const
+{
+    const auto d = rtl_.head();
+    if (!d) return nullptr;
+    loop::OutgoingFrame& f = frames_.at(d->tag);
+    f.arbitrate_unfairly = d->unfair_arb;
+    f.transfer_unfairly = d->unfair_xfer;
+    return &f;
+}
+
+const loop::OutgoingFrame* RtlTransmitQueue::front_for(phy::AlPa dest) const
+{
+    const auto d = rtl_.select(dest);
+    return d ? &frames_.at(d->tag) : nullptr;
+}
+
+bool RtlTransmitQueue::preempt(phy::AlPa open_peer) const { return rtl_.preempt_request(open_peer); }
+
+void RtlTransmitQueue::do_push(loop::OutgoingFrame f)
+{
+    if (free_tags_.empty()) throw std::logic_error("RtlTransmitQueue: no free tag");
+    Descriptor d;
+    d.tag = free_tags_.back();
+    free_tags_.pop_back();
+    d.dest = f.frame->destination;
+    d.frame_class = f.frame_class();
+    d.words = static_cast<std::uint16_t>(f.frame->words());
+    frames_[d.tag] = std::move(f);
+    rtl_.cycle(&d, std::nullopt, now_ps());
+    fail_on_assertion();
+}
+
+loop::OutgoingFrame RtlTransmitQueue::do_pop_for(phy::AlPa dest)
+{
+    const auto d = rtl_.select(dest);
+    if (!d) throw std::logic_error("RtlTransmitQueue::pop_for: no frame for destination");
+    rtl_.cycle(nullptr, dest, now_ps());
+    fail_on_assertion();
+    loop::OutgoingFrame out = std::move(frames_[d->tag]);
+    frames_[d->tag] = {};
+    free_tags_.push_back(d->tag);
+    return out;
+}
+
+}  // namespace fcal::cosim
