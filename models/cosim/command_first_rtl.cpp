@@ -23,6 +23,14 @@ struct CommandFirstRtl::Model {
         context.traceEverOn(true);
         top = std::make_unique<Vcmdf_top>(&context, "cmdf");
     }
+    ~Model()
+    {
+        // Verilator unregisters a model's scopes from the thread's current context: make that this
+        // model's own, or a second model alive in the process would have it pointing elsewhere.
+        Verilated::threadContextp(&context);
+        vcd.reset();
+        top.reset();
+    }
 };
 
 namespace {
@@ -74,13 +82,15 @@ std::optional<Descriptor> CommandFirstRtl::head() const
     return d;
 }
 
-std::optional<Descriptor> CommandFirstRtl::select(phy::AlPa dest)
+std::optional<Descriptor> CommandFirstRtl::select(phy::AlPa dest, double now_ps)
 {
     Vcmdf_top& t = *m_->top;
     if (t.q_dest != dest) {
         t.q_dest = dest;
         t.eval();
         ++counters_.evaluations;
+        // Show the question in the waveform too, never before what is already dumped.
+        if (m_->vcd && now_ps >= 0) dump(std::max(static_cast<std::uint64_t>(std::llround(now_ps)), last_dump_ps_ + 1));
     }
     if (!t.sel_valid) return std::nullopt;
     Descriptor d;
@@ -91,9 +101,9 @@ std::optional<Descriptor> CommandFirstRtl::select(phy::AlPa dest)
     return d;
 }
 
-bool CommandFirstRtl::preempt_request(phy::AlPa open_peer)
+bool CommandFirstRtl::preempt_request(phy::AlPa open_peer, double now_ps)
 {
-    select(open_peer);
+    select(open_peer, now_ps);
     return m_->top->preempt_req;
 }
 
@@ -120,7 +130,7 @@ void CommandFirstRtl::cycle(const Descriptor* push, std::optional<phy::AlPa> pop
     if (pop_dest) t.q_dest = *pop_dest;
     t.clk = 0;
     t.eval();
-    if (m_->vcd && edge_ps > 0) m_->vcd->dump(edge_ps - 1);  // the inputs just before the edge
+    if (m_->vcd && edge_ps > last_dump_ps_ + 1) dump(edge_ps - 1);  // the inputs just before the edge
     t.clk = 1;
     settle(edge_ps);
     t.push = 0;
@@ -135,7 +145,13 @@ void CommandFirstRtl::settle(std::uint64_t at_ps)
 {
     m_->context.time(at_ps);
     m_->top->eval();
-    if (m_->vcd) m_->vcd->dump(at_ps);
+    if (m_->vcd) dump(std::max(at_ps, last_dump_ps_ + 1));
+}
+
+void CommandFirstRtl::dump(std::uint64_t at_ps)
+{
+    m_->vcd->dump(at_ps);
+    last_dump_ps_ = at_ps;
 }
 
 void CommandFirstRtl::check_assertions()
@@ -149,13 +165,15 @@ void CommandFirstRtl::open_vcd(const std::string& path)
     m_->vcd = std::make_unique<VerilatedVcdC>();
     m_->vcd->set_time_unit("1ps");
     m_->vcd->set_time_resolution("1ps");
-    m_->top->trace(m_->vcd.get(), 99);
+    // The top's signals (ports and per-FIFO head/match wires), not the FIFOs' storage vectors,
+    // which would make every cycle kilobytes long.
+    m_->top->trace(m_->vcd.get(), 1);
     m_->vcd->open(path.c_str());
     if (!m_->vcd->isOpen()) {
         m_->vcd.reset();
         throw std::runtime_error("cannot write '" + path + "'");
     }
-    m_->vcd->dump(0);
+    dump(0);
 }
 
 void CommandFirstRtl::close_vcd()

@@ -46,8 +46,9 @@ public:
 
     // Outputs (combinational; the query destination drives select and preempt).
     std::optional<Descriptor> head() const;
-    std::optional<Descriptor> select(phy::AlPa dest);
-    bool preempt_request(phy::AlPa open_peer);
+    // `now_ps` (the caller's time) places the query in the VCD; a negative time leaves it out.
+    std::optional<Descriptor> select(phy::AlPa dest, double now_ps = -1);
+    bool preempt_request(phy::AlPa open_peer, double now_ps = -1);
     bool full(bool command_fifo) const;
     unsigned frames_queued() const;
     unsigned commands_queued() const;
@@ -68,11 +69,13 @@ public:
 private:
     struct Model;
     void settle(std::uint64_t at_ps);
+    void dump(std::uint64_t at_ps);
     void check_assertions();
 
     std::unique_ptr<Model> m_;
     double period_ps_;
     std::uint64_t next_edge_ = 0;  // index of the first edge not yet used
+    std::uint64_t last_dump_ps_ = 0;
     RtlCounters counters_;
     std::string assertion_failure_;
 };

@@ -1,5 +1,6 @@
 #include "cosim/lockstep_transmit_queue.hpp"
 
+#include <functional>
 #include <sstream>
 #include <systemc>
 
@@ -22,52 +23,64 @@ std::string LockstepTransmitQueue::describe(const loop::OutgoingFrame* f, bool w
     return s.str();
 }
 
-void LockstepTransmitQueue::compare(const std::string& question, const std::string& reference, const std::string& rtl) const
+void LockstepTransmitQueue::compare(bool same, const Text& question, const Text& reference, const Text& rtl) const
 {
     ++compared_;
-    if (reference == rtl || !divergence_.empty()) return;
+    if (same || !divergence_.empty()) return;
     std::ostringstream s;
     s << "lock-step divergence at " << sc_core::sc_time_stamp().to_seconds() * 1e9 << " ns (RTL cycle "
-      << rtl_->rtl().counters().cycles << "), after " << pushes_ << " pushes: " << question << "\n  reference: " << reference
-      << "\n  rtl:       " << rtl;
+      << rtl_->rtl().counters().cycles << "), after " << pushes_ << " pushes: " << question() << "\n  reference: " << reference()
+      << "\n  rtl:       " << rtl();
     divergence_ = s.str();
     sc_core::sc_stop();
 }
 
+void LockstepTransmitQueue::frame_decision(const Text& question, const loop::OutgoingFrame* ref,
+                                           const loop::OutgoingFrame* rtl, bool with_rights) const
+{
+    bool same = (ref ? ref->frame.get() : nullptr) == (rtl ? rtl->frame.get() : nullptr);
+    if (same && with_rights && ref)
+        same = ref->arbitrate_unfairly == rtl->arbitrate_unfairly && ref->transfer_unfairly == rtl->transfer_unfairly;
+    compare(same, question, [&] { return describe(ref, with_rights); }, [&] { return describe(rtl, with_rights); });
+}
+
+void LockstepTransmitQueue::flag_decision(const Text& question, bool ref, bool rtl) const
+{
+    compare(ref == rtl, question, [ref] { return std::string(ref ? "yes" : "no"); }, [rtl] { return std::string(rtl ? "yes" : "no"); });
+}
+
 bool LockstepTransmitQueue::can_push(loop::FrameClass c) const
 {
-    const bool ref = reference_->can_push(c), rtl = rtl_->can_push(c);
-    compare(std::string("can_push(") + loop::to_string(c) + ")", ref ? "yes" : "no", rtl ? "yes" : "no");
+    const bool rtl = rtl_->can_push(c);
+    if (divergence_.empty()) flag_decision([c] { return std::string("can_push(") + loop::to_string(c) + ")"; }, reference_->can_push(c), rtl);
     return rtl;
 }
 
 bool LockstepTransmitQueue::empty() const
 {
-    const bool ref = reference_->empty(), rtl = rtl_->empty();
-    compare("empty()", ref ? "yes" : "no", rtl ? "yes" : "no");
+    const bool rtl = rtl_->empty();
+    if (divergence_.empty()) flag_decision([] { return std::string("empty()"); }, reference_->empty(), rtl);
     return rtl;
 }
 
 const loop::OutgoingFrame* LockstepTransmitQueue::front() const
 {
-    const loop::OutgoingFrame* ref = reference_->front();
     const loop::OutgoingFrame* rtl = rtl_->front();
-    compare("head", describe(ref, true), describe(rtl, true));
+    if (divergence_.empty()) frame_decision([] { return std::string("head"); }, reference_->front(), rtl, true);
     return rtl;
 }
 
 const loop::OutgoingFrame* LockstepTransmitQueue::front_for(phy::AlPa dest) const
 {
-    const loop::OutgoingFrame* ref = reference_->front_for(dest);
     const loop::OutgoingFrame* rtl = rtl_->front_for(dest);
-    compare("frame selected for " + phy::al_pa_hex(dest), describe(ref, false), describe(rtl, false));
+    if (divergence_.empty()) frame_decision([dest] { return "frame selected for " + phy::al_pa_hex(dest); }, reference_->front_for(dest), rtl, false);
     return rtl;
 }
 
 bool LockstepTransmitQueue::preempt(phy::AlPa open_peer) const
 {
-    const bool ref = reference_->preempt(open_peer), rtl = rtl_->preempt(open_peer);
-    compare("preempt while open to " + phy::al_pa_hex(open_peer), ref ? "yes" : "no", rtl ? "yes" : "no");
+    const bool rtl = rtl_->preempt(open_peer);
+    if (divergence_.empty()) flag_decision([open_peer] { return "preempt while open to " + phy::al_pa_hex(open_peer); }, reference_->preempt(open_peer), rtl);
     return rtl;
 }
 
@@ -81,10 +94,12 @@ void LockstepTransmitQueue::do_push(loop::OutgoingFrame f)
 
 loop::OutgoingFrame LockstepTransmitQueue::do_pop_for(phy::AlPa dest)
 {
-    const std::string ref = describe(reference_->front_for(dest), false);
+    const loop::OutgoingFrame* ref = reference_->front_for(dest);
     loop::OutgoingFrame out = rtl_->pop_for(dest);
-    compare("pop for " + phy::al_pa_hex(dest), ref, describe(&out, false));
-    if (reference_->front_for(dest)) reference_->pop_for(dest);
+    if (divergence_.empty())
+        compare((ref ? ref->frame.get() : nullptr) == out.frame.get(), [&] { return "pop for " + phy::al_pa_hex(dest); },
+                [&] { return describe(ref, false); }, [&] { return describe(&out, false); });
+    if (ref) reference_->pop_for(dest);
     push_number_.erase(out.frame.get());
     return out;
 }

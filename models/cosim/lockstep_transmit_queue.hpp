@@ -4,6 +4,7 @@
 // the port asks for — can it push, the head and its unfair rights, the frame for a destination, a
 // preemption — is put to both. The first disagreement is recorded with the simulated time, the
 // question asked and both answers, and the simulation is stopped; an RTL engineer starts there.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -34,7 +35,13 @@ protected:
 
 private:
     std::string describe(const loop::OutgoingFrame* f, bool with_rights) const;
-    void compare(const std::string& question, const std::string& reference, const std::string& rtl) const;
+    // Counts a decision; on the first disagreement builds the report (descriptions only then: the
+    // checker runs on every decision of a long simulation).
+    using Text = std::function<std::string()>;
+    void compare(bool same, const Text& question, const Text& reference, const Text& rtl) const;
+    void frame_decision(const Text& question, const loop::OutgoingFrame* ref, const loop::OutgoingFrame* rtl,
+                        bool with_rights) const;
+    void flag_decision(const Text& question, bool ref, bool rtl) const;
 
     std::unique_ptr<hba::CommandFirstQueue> reference_;
     std::unique_ptr<RtlTransmitQueue> rtl_;

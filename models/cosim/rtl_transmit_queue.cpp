@@ -39,11 +39,11 @@ const loop::OutgoingFrame* RtlTransmitQueue::front() const
 
 const loop::OutgoingFrame* RtlTransmitQueue::front_for(phy::AlPa dest) const
 {
-    const auto d = rtl_.select(dest);
+    const auto d = rtl_.select(dest, now_ps());
     return d ? &frames_.at(d->tag) : nullptr;
 }
 
-bool RtlTransmitQueue::preempt(phy::AlPa open_peer) const { return rtl_.preempt_request(open_peer); }
+bool RtlTransmitQueue::preempt(phy::AlPa open_peer) const { return rtl_.preempt_request(open_peer, now_ps()); }
 
 void RtlTransmitQueue::do_push(loop::OutgoingFrame f)
 {
@@ -61,7 +61,7 @@ void RtlTransmitQueue::do_push(loop::OutgoingFrame f)
 
 loop::OutgoingFrame RtlTransmitQueue::do_pop_for(phy::AlPa dest)
 {
-    const auto d = rtl_.select(dest);
+    const auto d = rtl_.select(dest, now_ps());
     if (!d) throw std::logic_error("RtlTransmitQueue::pop_for: no frame for destination");
     rtl_.cycle(nullptr, dest, now_ps());
     fail_on_assertion();

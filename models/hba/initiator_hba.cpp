@@ -19,23 +19,25 @@ InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params
 // Hand a frame to the outgoing FIFO, or hold it while its FIFO is full.
 void InitiatorHba::transmit(std::shared_ptr<const loop::LoopFrame> frame)
 {
-    const loop::LoopFrame* f = frame.get();
-    held_.push_back(std::move(frame));
+    auto& line = held_[static_cast<std::size_t>(frame->frame_class)];
+    line.push_back({held_numbers_++, std::move(frame)});
     push_held();
-    if (!held_.empty() && held_.back().get() == f) ++frames_held_;
+    if (!line.empty() && line.back().number == held_numbers_ - 1) ++frames_held_;
 }
 
 void InitiatorHba::push_held()
 {
     loop::TransmitQueue& q = port_.transmit_queue();
-    for (auto it = held_.begin(); it != held_.end();) {
-        if (q.can_push((*it)->frame_class)) {
-            auto frame = std::move(*it);
-            it = held_.erase(it);
-            port_.queue_frame(std::move(frame));
-        } else {
-            ++it;
-        }
+    for (;;) {
+        // The oldest held frame whose FIFO has room.
+        std::deque<Held>* next = nullptr;
+        for (auto& line : held_)
+            if (!line.empty() && (!next || line.front().number < next->front().number) && q.can_push(line.front().frame->frame_class))
+                next = &line;
+        if (!next) return;
+        auto frame = std::move(next->front().frame);
+        next->pop_front();
+        port_.queue_frame(std::move(frame));
     }
 }
 

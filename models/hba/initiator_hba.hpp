@@ -10,6 +10,7 @@
 // Write: as read up to FCP_CMND; each FCP_XFER_RDY: frame_proc -> XFER_RDY handling on the main
 //        processor -> DMA of the burst from host memory, one FCP_DATA queued as each frame's bytes
 //        arrive (scheduler overhead once per burst); FCP_RSP as for a read.
+#include <array>
 #include <deque>
 #include <functional>
 #include <map>
@@ -47,7 +48,7 @@ public:
     std::size_t outstanding() const { return exchanges_.size(); }
     // Frames that found their FIFO full and waited in the HBA (back-pressure), and those waiting now.
     std::uint64_t frames_held() const { return frames_held_; }
-    std::size_t frames_holding() const { return held_.size(); }
+    std::size_t frames_holding() const { return held_[0].size() + held_[1].size() + held_[2].size(); }
     loop::LPort& port() { return port_; }
     const ServiceQueue& processor() const { return cpu_; }
     const DmaEngine& dma() const { return dma_; }
@@ -77,9 +78,15 @@ private:
     HbaCompletion* completion_ = nullptr;
     std::map<std::uint16_t, Active> exchanges_;
     std::uint16_t last_ox_id_ = 0;
-    // Frames built while their FIFO was full, in the order built; each class's producer stalls on
-    // its own FIFO, so a held frame waits only behind held frames of the same FIFO.
-    std::deque<std::shared_ptr<const loop::LoopFrame>> held_;
+    // Frames built while their FIFO was full, per class in the order built, numbered across
+    // classes. Each class's producer stalls on its own FIFO: a held frame waits only behind older
+    // frames of its class, and frames go in oldest first whenever their FIFO has room.
+    struct Held {
+        std::uint64_t number;
+        std::shared_ptr<const loop::LoopFrame> frame;
+    };
+    std::array<std::deque<Held>, 3> held_;  // by loop::FrameClass
+    std::uint64_t held_numbers_ = 0;
     std::uint64_t frames_held_ = 0;
 };
 
