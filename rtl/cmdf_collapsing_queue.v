@@ -56,94 +56,110 @@ module cmdf_collapsing_queue #(
     localparam E_W = 8 + 2 + PAY_W;          // entry = {dest, class, payload}
     localparam [1:0] CLASS_CMD = 2'd1;
 
-    reg  [DEPTH*E_W-1:0] ent_q;              // slot i at [i*E_W +: E_W]
-    reg  [DEPTH-1:0]     valid_q;            // always a prefix of ones (asserted below)
+    // The slots, {valid bits, entries}, are one register so that one next-state function (which
+    // can return only one value) updates both.
+    reg  [DEPTH*(E_W+1)-1:0] slots_q;
+    wire [DEPTH*E_W-1:0] ent_q   = slots_q[0 +: DEPTH*E_W];      // slot i at [i*E_W +: E_W]
+    wire [DEPTH-1:0]     valid_q = slots_q[DEPTH*E_W +: DEPTH];  // a prefix of ones (asserted)
     reg  [CNT_W-1:0]     count_q;
 
-    // Slot DEPTH reads as empty so that the top slot can shift down from "nothing".
-    wire [(DEPTH+1)*E_W-1:0] ent_ext   = {{E_W{1'b0}}, ent_q};
-    wire [DEPTH:0]           valid_ext = {1'b0, valid_q};
+    // Combinational logic that reads an input is evaluated by Verilator on every eval(), and the
+    // C++ side calls eval() twice a cycle plus once per query (a change of q_dest, no clock). So
+    // only what the outputs need is combinational here (the q_dest match and its mux); the next
+    // state and the invariant checks are functions called from the clocked processes, which are
+    // evaluated only at a rising edge. The hardware is the same either way: a function called in
+    // a clocked process is the next-state logic in front of the flip-flops.
 
-    // ---- Stage 1: find the oldest match and collapse it out ---------------------------------
-    reg  [DEPTH-1:0]     first_hit;          // one-hot: the oldest match
+    // ---- Oldest match for q_dest (combinational: drives match_*) -----------------------------
     reg  [DEPTH-1:0]     hit_so_far;         // bit i: a match lies in slots 0..i
+    reg  [PAY_W+1:0]     sel;                // {class, payload} of the oldest match
     reg                  hit;
+    reg                  first_hit;          // this slot holds the oldest match
     reg                  seen;
     integer f;
     always @* begin
         seen = 1'b0;
+        sel  = {(PAY_W+2){1'b0}};
         for (f = 0; f < DEPTH; f = f + 1) begin
             hit           = valid_q[f] && ent_q[f*E_W + PAY_W + 2 +: 8] == q_dest;
-            first_hit[f]  = hit && !seen;
+            first_hit     = hit && !seen;
             seen          = seen || hit;
             hit_so_far[f] = seen;
+            // AND-OR mux on the one-hot first_hit (the destination is known: it is q_dest).
+            sel = sel | ({(PAY_W+2){first_hit}} & ent_q[f*E_W +: PAY_W + 2]);
         end
     end
     wire any_hit = hit_so_far[DEPTH-1];
+    wire rem_do  = rem_en && any_hit;
 
-    // Slots at and beyond the removed one take their younger neighbour.
-    reg  [DEPTH*E_W-1:0] col_ent;            // contents after the removal
-    reg  [DEPTH-1:0]     col_valid;
-    integer r;
-    always @* begin
-        for (r = 0; r < DEPTH; r = r + 1) begin
-            if (rem_en && hit_so_far[r]) begin
-                col_ent[r*E_W +: E_W] = ent_ext[(r+1)*E_W +: E_W];
-                col_valid[r]          = valid_ext[r+1];
-            end else begin
-                col_ent[r*E_W +: E_W] = ent_q[r*E_W +: E_W];
-                col_valid[r]          = valid_q[r];
+    // ---- Next state (evaluated at the clock edge only) ---------------------------------------
+    // Removal of the slot where 'gone_from' starts (its bits are set from the removed slot up;
+    // none if 0), then insertion of 'ins_ent' (if 'ins') into the collapsed contents. Returns
+    // {valid, entries}.
+    function automatic [DEPTH*(E_W+1)-1:0] next_slots(
+        input [DEPTH*E_W-1:0] ent,
+        input [DEPTH-1:0]     valid,
+        input [DEPTH-1:0]     gone_from,
+        input                 ins,
+        input                 behind_cmds,
+        input [E_W-1:0]       ins_ent
+    );
+        reg [DEPTH*E_W-1:0] dn_ent, col_ent, up_ent, nxt_ent;
+        reg [DEPTH-1:0]     dn_valid, col_valid, up_valid, nxt_valid;
+        reg                 past;            // the insertion point lies before the current slot
+        reg                 stop;
+        reg [1:0]           cls;
+        integer i;
+        begin
+            // Stage 1: slots at and beyond the removed one take their younger neighbour; the
+            // shift brings zeros into the top slot, so it takes "nothing" (an empty slot).
+            dn_ent   = ent >> E_W;
+            dn_valid = valid >> 1;
+            for (i = 0; i < DEPTH; i = i + 1) begin
+                col_ent[i*E_W +: E_W] = gone_from[i] ? dn_ent[i*E_W +: E_W] : ent[i*E_W +: E_W];
+                col_valid[i]          = gone_from[i] ? dn_valid[i]          : valid[i];
             end
-        end
-    end
 
-    wire rem_do = rem_en && any_hit;
-
-    // ---- Stage 2: find the insertion point in the collapsed contents and open a gap -----------
-    wire [E_W-1:0] ins_ent = {ins_dest, ins_class, ins_pay};
-    // Collapsed contents moved up one slot (slot i holds collapsed slot i-1): the shift source.
-    wire [DEPTH*E_W-1:0] col_up_ent   = {col_ent[0 +: (DEPTH-1)*E_W], {E_W{1'b0}}};
-    wire [DEPTH-1:0]     col_up_valid = {col_valid[0 +: DEPTH-1], 1'b0};
-    reg  [DEPTH*E_W-1:0] nxt_ent;
-    reg  [DEPTH-1:0]     nxt_valid;
-    reg                  past;               // the insertion point lies before the current slot
-    reg                  stop;
-    reg  [1:0]           cls;
-    integer w;
-    always @* begin
-        past = 1'b0;
-        for (w = 0; w < DEPTH; w = w + 1) begin
+            // Stage 2: find the insertion point in the collapsed contents and open a gap. The
+            // shift source is the collapsed contents moved up one slot (slot i holds slot i-1).
+            up_ent   = col_ent << E_W;
+            up_valid = col_valid << 1;
+            past     = 1'b0;
+            for (i = 0; i < DEPTH; i = i + 1) begin
 `ifdef FCAL_PLANTED_BUG
-            cls = ent_q[w*E_W + PAY_W +: 2];     // BUG: class as stored before the removal
+                cls = ent[i*E_W + PAY_W +: 2];       // BUG: class as stored before the removal
 `else
-            cls = col_ent[w*E_W + PAY_W +: 2];
+                cls = col_ent[i*E_W + PAY_W +: 2];
 `endif
-            // Appending stops at the first free slot; reorder also stops at the first non-command.
-            stop = !col_valid[w] || (ins_behind_cmds && cls != CLASS_CMD);
-            if (ins_en && stop && !past) begin
-                nxt_ent[w*E_W +: E_W] = ins_ent;
-                nxt_valid[w]          = 1'b1;
-            end else if (ins_en && past) begin
-                nxt_ent[w*E_W +: E_W] = col_up_ent[w*E_W +: E_W];
-                nxt_valid[w]          = col_up_valid[w];
-            end else begin
-                nxt_ent[w*E_W +: E_W] = col_ent[w*E_W +: E_W];
-                nxt_valid[w]          = col_valid[w];
+                // Appending stops at the first free slot; reorder also stops at the first
+                // non-command.
+                stop = !col_valid[i] || (behind_cmds && cls != CLASS_CMD);
+                if (ins && stop && !past) begin
+                    nxt_ent[i*E_W +: E_W] = ins_ent;
+                    nxt_valid[i]          = 1'b1;
+                end else if (ins && past) begin
+                    nxt_ent[i*E_W +: E_W] = up_ent[i*E_W +: E_W];
+                    nxt_valid[i]          = up_valid[i];
+                end else begin
+                    nxt_ent[i*E_W +: E_W] = col_ent[i*E_W +: E_W];
+                    nxt_valid[i]          = col_valid[i];
+                end
+                past = past || stop;
             end
-            past = past || stop;
+            next_slots = {nxt_valid, nxt_ent};
         end
-    end
+    endfunction
 
     always @(posedge clk) begin
+        slots_q <= next_slots(ent_q, valid_q, {DEPTH{rem_en}} & hit_so_far,
+                              ins_en, ins_behind_cmds, {ins_dest, ins_class, ins_pay});
+        count_q <= count_q + {{(CNT_W-1){1'b0}}, ins_en} - {{(CNT_W-1){1'b0}}, rem_do};
+        // The reset overrides the above for the valid bits and the count. The payload needs no
+        // reset: a slot is only read while its valid bit is set.
         if (rst) begin
-            valid_q <= {DEPTH{1'b0}};
+            slots_q[DEPTH*E_W +: DEPTH] <= {DEPTH{1'b0}};
             count_q <= {CNT_W{1'b0}};
-        end else begin
-            valid_q <= nxt_valid;
-            count_q <= count_q + {{(CNT_W-1){1'b0}}, ins_en} - {{(CNT_W-1){1'b0}}, rem_do};
         end
-        // Payload needs no reset: a slot is only read while its valid bit is set.
-        ent_q <= nxt_ent;
     end
 
     // ---- Outputs ------------------------------------------------------------------------------
@@ -151,15 +167,6 @@ module cmdf_collapsing_queue #(
     assign head_dest  = ent_q[PAY_W + 2 +: 8];
     assign head_class = ent_q[PAY_W +: 2];
     assign head_pay   = ent_q[0 +: PAY_W];
-
-    // AND-OR mux on the one-hot first_hit (the destination is known: it is q_dest).
-    reg [PAY_W+1:0] sel;
-    integer m;
-    always @* begin
-        sel = {(PAY_W+2){1'b0}};
-        for (m = 0; m < DEPTH; m = m + 1)
-            sel = sel | ({(PAY_W+2){first_hit[m]}} & ent_q[m*E_W +: PAY_W + 2]);
-    end
 
     assign match_valid = any_hit;
     assign match_class = sel[PAY_W +: 2];
@@ -170,22 +177,35 @@ module cmdf_collapsing_queue #(
     assign empty = !valid_q[0];
 
     // ---- Invariants (simulation only) ---------------------------------------------------------
+    // Functions of the state before the edge, evaluated in the clocked assertion process only.
 `ifndef SYNTHESIS
-    reg             prefix_ok;
-    reg             cmds_ok;
-    reg [CNT_W-1:0] ones;
-    integer c;
-    always @* begin
-        prefix_ok = 1'b1;
-        cmds_ok   = 1'b1;
-        ones      = {CNT_W{1'b0}};
-        for (c = 0; c < DEPTH; c = c + 1) begin
-            if (valid_q[c]) ones = ones + 1'b1;
-            if (c > 0 && valid_q[c] && !valid_q[c-1]) prefix_ok = 1'b0;
-            if (c > 0 && valid_q[c] && ent_q[c*E_W + PAY_W +: 2] == CLASS_CMD
-                      && ent_q[(c-1)*E_W + PAY_W +: 2] != CLASS_CMD) cmds_ok = 1'b0;
+    function automatic valid_is_prefix(input [DEPTH-1:0] valid);
+        integer c;
+        begin
+            valid_is_prefix = 1'b1;
+            for (c = 1; c < DEPTH; c = c + 1)
+                if (valid[c] && !valid[c-1]) valid_is_prefix = 1'b0;
         end
-    end
+    endfunction
+
+    function automatic [CNT_W-1:0] ones_in(input [DEPTH-1:0] valid);
+        integer c;
+        begin
+            ones_in = {CNT_W{1'b0}};
+            for (c = 0; c < DEPTH; c = c + 1)
+                if (valid[c]) ones_in = ones_in + 1'b1;
+        end
+    endfunction
+
+    function automatic cmds_lead(input [DEPTH*E_W-1:0] ent, input [DEPTH-1:0] valid);
+        integer c;
+        begin
+            cmds_lead = 1'b1;
+            for (c = 1; c < DEPTH; c = c + 1)
+                if (valid[c] && ent[c*E_W + PAY_W +: 2] == CLASS_CMD
+                             && ent[(c-1)*E_W + PAY_W +: 2] != CLASS_CMD) cmds_lead = 1'b0;
+        end
+    endfunction
 
     // Nothing is checked until a reset has been seen: before that the state is arbitrary.
     reg armed;
@@ -194,11 +214,12 @@ module cmdf_collapsing_queue #(
         if (rst) begin
             armed <= 1'b1;
         end else if (armed) begin
-            assert (prefix_ok)
+            assert (valid_is_prefix(valid_q))
                 else $error("cmdf_collapsing_queue: valid bits not contiguous from slot 0 (%b)", valid_q);
-            assert (ones == count_q)
-                else $error("cmdf_collapsing_queue: count %0d but %0d valid slots", count_q, ones);
-            assert (!chk_cmds_first || cmds_ok)
+            assert (ones_in(valid_q) == count_q)
+                else $error("cmdf_collapsing_queue: count %0d but %0d valid slots",
+                            count_q, ones_in(valid_q));
+            assert (!chk_cmds_first || cmds_lead(ent_q, valid_q))
                 else $error("cmdf_collapsing_queue: a command is queued behind a non-command");
             // Full before the edge forbids an insertion even when the same edge removes an entry.
             assert (!(ins_en && full))

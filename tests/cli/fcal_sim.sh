@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fcal-sim's command-line contract: parameters, results JSON, determinism, configuration files,
-# exit codes 0 / 1 / 2 with one-line errors, and the trace outputs.
+# exit codes 0 / 1 / 2 with one-line errors, the trace outputs, and the RTL transmit queue's keys,
+# counters, back-pressure and VCD. (Equivalence of the RTL's results: rtl_equivalence.sh.)
 # Usage: fcal_sim.sh <bin dir>
 set -euo pipefail
 
@@ -212,5 +213,71 @@ grep -qE 'controller .*(MONITORING|ARBITRATING|ARBITRATION_WON|OPEN|OPENED|XMITT
     || fail "time limit: no controller state in the diagnosis: $(cat "$tmp/err")"
 [[ $(grep -cE 'disk[0-9]+ ' "$tmp/err") -eq 16 ]] || fail "time limit: expected a state line for each of the 16 disks: $(cat "$tmp/err")"
 ok "a tiny sim.time_limit_s exits 1 and prints every port's state"
+
+rtl_small=(--set disk.count=4 --set workload.measured_ios=100 --set workload.read_fraction=0.5)
+
+# --- 9. RTL transmit queue (issue 8): bad values name their key
+expect_bad cmdf.impl --set cmdf.impl=verilog
+expect_bad rtl.lockstep --set rtl.lockstep=true
+expect_bad rtl.clock_mhz --set cmdf.impl=rtl --set rtl.clock_mhz=0
+expect_bad initiator.tx_fifo_frames --set cmdf.impl=rtl --set initiator.tx_fifo_frames=32
+expect_bad initiator.cmd_fifo_frames --set cmdf.impl=rtl --set initiator.cmd_fifo_frames=8
+expect_bad initiator.tx_fifo_frames --set initiator.tx_fifo_frames=0
+ok "bad cmdf.impl / rtl.* / FIFO depth values exit 2 naming the key"
+
+# --- 10. the RTL-only counters appear with cmdf.impl=rtl only; the lock-step counts its decisions
+run "${rtl_small[@]}" --stats-json "$tmp/model.json" --quiet
+[[ $rc -eq 0 ]] || fail "model run: exit $rc: $(cat "$tmp/err")"
+run "${rtl_small[@]}" --set cmdf.impl=rtl --set rtl.lockstep=true --stats-json "$tmp/rtl.json" --quiet
+[[ $rc -eq 0 ]] || fail "rtl lock-step run: exit $rc: $(cat "$tmp/err")"
+python3 - "$tmp/model.json" "$tmp/rtl.json" <<'PY' || fail "RTL-only counters"
+import json, sys
+m, r = (json.load(open(p))["results"] for p in sys.argv[1:])
+assert "rtl" not in m, m.keys()
+c = r["rtl"]
+# One cycle per push and one per pop: every frame the controller sent went through the RTL twice.
+frames = r["ports"][0]["frames_sent"]
+assert c["cycles"] >= 2 * frames > 0, (c, frames)
+assert c["decisions_compared"] > c["cycles"], c
+assert r["issued_ios"] == r["completed_ios"] and r["outstanding_ios"] == 0
+PY
+ok "results carry rtl.cycles / evaluations / decisions_compared only with cmdf.impl=rtl"
+
+# --- 11. back-pressure: with a 2-frame FIFO the HBA holds write data, and nothing is lost
+for impl in model rtl; do
+    depth=2; [[ $impl == rtl ]] && depth=64
+    run --set disk.count=4 --set workload.queue_depth=2 --set workload.read_fraction=0 --set workload.measured_ios=100 \
+        --set initiator.tx_fifo_frames=$depth --set cmdf.impl=$impl --stats-json "$tmp/bp.json" --quiet
+    [[ $rc -eq 0 ]] || fail "back-pressure run ($impl): exit $rc: $(cat "$tmp/err")"
+    python3 - "$tmp/bp.json" <<'PY' || fail "back-pressure ($impl)"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+assert r["tx_frames_held"] > 0, r["tx_frames_held"]
+assert r["issued_ios"] == r["completed_ios"] > 0 and r["outstanding_ios"] == 0
+PY
+done
+ok "a full transmit FIFO holds frames in the HBA (model with 2 frames, RTL with 64) and every I/O completes"
+
+# --- 12. --vcd with the RTL: a second VCD with the block's signals, on the same picosecond axis
+run "${rtl_small[@]}" --set workload.measured_ios=10 --set workload.warmup_ios=0 --set cmdf.impl=rtl --vcd "$tmp/wave.vcd" --quiet
+[[ $rc -eq 0 ]] || fail "--vcd run: exit $rc: $(cat "$tmp/err")"
+[[ -s "$tmp/wave_rtl.vcd" ]] || fail "no $tmp/wave_rtl.vcd (files: $(ls "$tmp"))"
+for s in head_valid head_tag frame_count cmd_count preempt_req q_dest push pop clk; do
+    grep -qE "\\\$var .* $s(\\s|\\[)" "$tmp/wave_rtl.vcd" || fail "RTL VCD: no signal $s"
+done
+for f in wave.vcd wave_rtl.vcd; do
+    grep -A1 '\$timescale' "$tmp/$f" | grep -q '1 *ps' || fail "$f: not in ps"
+    python3 - "$tmp/$f" <<'PY' || fail "$f: time stamps not increasing"
+import sys
+last = -1
+for line in open(sys.argv[1]):
+    if line.startswith("#"):
+        t = int(line[1:])
+        assert t > last, (last, t)
+        last = t
+assert last > 0
+PY
+done
+ok "--vcd with cmdf.impl=rtl also writes PATH_rtl.vcd (ps, increasing time) with the block's signals"
 
 echo "fcal-sim CLI: $checks checks passed"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# A layer includes headers only from layers below it (README, "Tour"):
+#   phy < loop < fcp < hba < cosim < host, disk < sim   (host and disk are peers)
+# Fails naming the file and the include that reaches upward or sideways.
+set -euo pipefail
+models=$(cd "$(dirname "$0")/../../models" && pwd)
+declare -A rank=([phy]=0 [loop]=1 [fcp]=2 [hba]=3 [cosim]=4 [host]=5 [disk]=5 [sim]=6)
+bad=0
+for dir in "$models"/*/; do
+    layer=$(basename "$dir")
+    [[ -n "${rank[$layer]:-}" ]] || { echo "FAIL: models/$layer is not in the layer order of this check"; exit 1; }
+    while IFS= read -r hit; do
+        file=${hit%%:*}
+        inc=$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<<"$hit")
+        [[ -n "${rank[$inc]:-}" ]] || continue
+        if [[ $inc != "$layer" && ${rank[$inc]} -ge ${rank[$layer]} ]]; then
+            echo "FAIL: models/$layer/$(basename "$file") includes from $inc, which is not below $layer"
+            bad=$((bad + 1))
+        fi
+    done < <(grep -HE '^#include "[a-z_]+/' "$dir"*.hpp "$dir"*.cpp 2>/dev/null || true)
+done
+[[ $bad -eq 0 ]] || exit 1
+echo "layering: 1 passed, 0 failed"
