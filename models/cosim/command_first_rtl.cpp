@@ -170,9 +170,9 @@ void CommandFirstRtl::open_vcd(const std::string& path)
     m_->vcd = std::make_unique<VerilatedVcdC>();
     m_->vcd->set_time_unit("1ps");
     m_->vcd->set_time_resolution("1ps");
-    // The top's signals (ports and per-FIFO head/match wires), not the FIFOs' storage vectors,
-    // which would make every cycle kilobytes long.
-    m_->top->trace(m_->vcd.get(), 1);
+    // Every signal, the FIFOs' storage included (about 4 KB per cycle at the default depths): what
+    // an RTL engineer debugging the block needs to see.
+    m_->top->trace(m_->vcd.get(), 99);
     m_->vcd->open(path.c_str());
     if (!m_->vcd->isOpen()) {
         m_->vcd.reset();
