@@ -236,12 +236,17 @@ void LPort::handle_fill(const Word& w)
     if (owner_) {
         // The owner learns from its own fill word whether anybody else wants the loop.
         if (w.is_arb(phy::kArbFairnessFill)) {
-            own_fill_ = Word::idle();  // nobody replaced ARB(F0): end the access window
+            // Nobody replaced ARB(F0): end the access window. The ARB(F0)s sent until now are
+            // still on their way round: the tail that must not outlive this tenancy.
+            if (own_fill_.is_arb(phy::kArbFairnessFill)) fill_tail_in_flight_ = true;
+            own_fill_ = Word::idle();
             others_arbitrating_ = false;
         } else if (w.kind == WordKind::Idle) {
             others_arbitrating_ = false;
+            fill_tail_in_flight_ = false;  // our own IDLE came back: the tail has passed
         } else if (w.y != cfg_.al_pa && w.y != phy::kArbFF) {
             others_arbitrating_ = true;
+            fill_tail_in_flight_ = false;  // an arbitrating port replaces what is left of it
         }
         return;
     }
@@ -264,6 +269,7 @@ void LPort::win()
     own_fill_ = Word::arb(phy::kArbFairnessFill);
     others_arbitrating_ = false;
     fill_originator_ = false;
+    fill_tail_in_flight_ = false;
     owner_since_ = now;
     ++stats_.arbitrations_won;
     const double wait = (now - request_since_).to_seconds();
@@ -455,9 +461,13 @@ void LPort::leave_circuit()
         owner_ = false;
         stats_.tenancy_s += (now - owner_since_).to_seconds();
         // Our ARB(F0) may still be circulating with nobody to remove it only if no other port
-        // replaced it; a port that did will win and fill the loop itself.
+        // replaced it; a port that did will win and fill the loop itself. That holds while we still
+        // fill with ARB(F0), and also for the tail of it when we switched to IDLE less than a round
+        // trip ago.
         const bool other_arb = rx_fill_.kind == WordKind::Arb && rx_fill_.y != phy::kArbFairnessFill && rx_fill_.y != cfg_.al_pa;
-        fill_originator_ = own_fill_.is_arb(phy::kArbFairnessFill) && !others_arbitrating_ && !other_arb;
+        const bool f0_on_the_wire = own_fill_.is_arb(phy::kArbFairnessFill) || fill_tail_in_flight_;
+        fill_originator_ = f0_on_the_wire && !others_arbitrating_ && !other_arb;
+        fill_tail_in_flight_ = false;
     }
     set_state(arbitrating_ ? LpsmState::Arbitrating : LpsmState::Monitoring);
     if (state_ == LpsmState::Monitoring) maybe_start_arbitration();

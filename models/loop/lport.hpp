@@ -169,6 +169,7 @@ private:
     Word own_fill_;                 // ARB(F0) until it came back, then IDLE
     bool others_arbitrating_ = false;
     bool fill_originator_ = false;  // left the loop while its ARB(F0) was still circulating
+    bool fill_tail_in_flight_ = false;  // owner: switched ARB(F0) to IDLE, its last ARB(F0)s not yet back
     bool cls_received_ = false;     // XMITTED_CLOSE: the CLS came back
 
     // The circuit.
