@@ -203,6 +203,11 @@ nlohmann::json StorageSystem::results() const
     j["outstanding_ios"] = workload_->outstanding();
     j["warmup_ios"] = config_.workload.warmup_ios;
     j["tx_frames_held"] = initiator_->frames_held();
+    // How the simulation itself ran (deterministic, for benchmarks): L_Port process activations and
+    // frames sent by all ports over the whole run.
+    std::uint64_t frames = 0;
+    for (std::size_t i = 0; i < loop_->port_count(); ++i) frames += loop_->port(i).stats().frames_sent;
+    j["kernel"] = {{"port_activations", loop::LPort::activations()}, {"frames_sent", frames}};
     if (rtl_queue_) {
         // RTL-only counters: everything else is the same whichever implementation ran.
         const cosim::RtlCounters& c = rtl_queue_->rtl().counters();
