@@ -3,11 +3,11 @@
 //
 // Exit codes: 0 success, 1 `decode` found code violations or disparity errors, 2 usage or input
 // errors (including every CLI11 parse error; --help exits 0).
+//
+// A plain main linked with the SystemC-free fcal_phy_core only: no SystemC kernel, no banner.
 #include <CLI/CLI.hpp>
-#include <systemc>  // declares sc_main extern "C"; libsystemc's main() calls it
 
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -34,11 +34,6 @@ std::string hex_byte(std::uint8_t b)
     std::snprintf(buf, sizeof buf, "0x%02X", b);
     return buf;
 }
-
-// SystemC prints its banner on stderr before calling sc_main, which would bury the one-line errors
-// of this tool. Static initialisation runs before libsystemc's main(), early enough to turn it off;
-// an explicit SC_COPYRIGHT_MESSAGE in the environment still wins.
-const bool kBannerDisabled = [] { return ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0; }();
 
 int usage_error(const std::string& message)
 {
@@ -159,7 +154,7 @@ std::string one_line(std::string s)
 
 }  // namespace
 
-int sc_main(int argc, char* argv[])
+int main(int argc, char* argv[])
 {
     CLI::App app{"8b/10b codec, ordered sets and AL_PAs of the FC-AL model (SPEC section 2)", kProgram};
     app.require_subcommand(1);

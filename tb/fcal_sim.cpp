@@ -3,8 +3,9 @@
 //
 // Exit codes: 0 all I/Os completed; 1 the time limit (sim.time_limit_s) stopped the run first;
 // 2 bad input (configuration key, value or file; one line on stderr naming it); 3 deadlock (I/Os
-// outstanding and nothing left to happen; every port's state is printed); 4 the lock-step checker
-// (rtl.lockstep) found the RTL and the reference model disagreeing (the first divergence is printed).
+// outstanding and nothing left to happen; every port's state is printed); 4 the RTL transmit queue
+// (cmdf.impl=rtl) failed a check: an assertion inside it, an answer naming no queued frame, or with
+// rtl.lockstep a decision the reference model takes differently (the first failure is printed).
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -75,19 +76,13 @@ int sc_main(int argc, char* argv[])
         return 0;
     }
     sim::SimConfig config;
+    std::unique_ptr<sim::StorageSystem> system;
     try {
         if (!config_file.empty()) table.load_json_file(config_file);
         for (const auto& s : sets) table.set_assignment(s);
         config = sim::build_config(table);
-    } catch (const sim::ConfigError& e) {
-        std::fprintf(stderr, "fcal-sim: %s\n", e.what());
-        return 2;
-    }
-
-    std::unique_ptr<sim::StorageSystem> system;
-    try {
         system = std::make_unique<sim::StorageSystem>("system", config);
-    } catch (const loop::ConfigError& e) {
+    } catch (const loop::ConfigError& e) {  // the parameter table's and the loop's
         std::fprintf(stderr, "fcal-sim: %s\n", e.what());
         return 2;
     }
@@ -120,7 +115,7 @@ int sc_main(int argc, char* argv[])
     results["run_end"] = run.end == sim::RunEnd::Completed   ? "completed"
                          : run.end == sim::RunEnd::TimeLimit ? "time_limit"
                          : run.end == sim::RunEnd::Deadlock  ? "deadlock"
-                                                             : "divergence";
+                                                             : "rtl_error";
     nlohmann::json doc = {{"config", sim::to_json(config)}, {"results", results}};
     if (!stats_json.empty()) {
         const std::string text = doc.dump(2) + "\n";
@@ -135,7 +130,7 @@ int sc_main(int argc, char* argv[])
         }
     }
     if (!quiet && stats_json != "-") print_summary(config, results);
-    if (run.end == sim::RunEnd::Divergence) {
+    if (run.end == sim::RunEnd::RtlError) {
         std::fprintf(stderr, "fcal-sim: %s", run.diagnosis.c_str());
         return 4;
     }

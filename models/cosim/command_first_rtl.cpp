@@ -21,13 +21,21 @@ struct CommandFirstRtl::Model {
         // An assertion must not abort the simulator: it is reported through assertion_failure().
         context.fatalOnError(false);
         context.traceEverOn(true);
+        own_context();
         top = std::make_unique<Vcmdf_top>(&context, "cmdf");
+    }
+    // Verilator reports assertions to, and unregisters scopes from, the thread's current context:
+    // make it this model's before anything that may do either, or with two models alive in one
+    // process the reports would go to the other one (or to one already destroyed).
+    void own_context() { Verilated::threadContextp(&context); }
+    void eval()
+    {
+        own_context();
+        top->eval();
     }
     ~Model()
     {
-        // Verilator unregisters a model's scopes from the thread's current context: make that this
-        // model's own, or a second model alive in the process would have it pointing elsewhere.
-        Verilated::threadContextp(&context);
+        own_context();
         vcd.reset();
         top.reset();
     }
@@ -57,12 +65,12 @@ CommandFirstRtl::CommandFirstRtl(const hba::CommandFirst& policy, double clock_m
     t.pop = 0;
     t.clk = 0;
     t.rst = 1;
-    t.eval();
+    m_->eval();
     t.clk = 1;
-    t.eval();
+    m_->eval();
     t.clk = 0;
     t.rst = 0;
-    t.eval();
+    m_->eval();
     check_assertions();
 }
 
@@ -87,7 +95,7 @@ std::optional<Descriptor> CommandFirstRtl::select(phy::AlPa dest, double now_ps)
     Vcmdf_top& t = *m_->top;
     if (t.q_dest != dest) {
         t.q_dest = dest;
-        t.eval();
+        m_->eval();
         ++counters_.evaluations;
         // Show the question in the waveform too, never before what is already dumped.
         if (m_->vcd && now_ps >= 0) dump(std::max(static_cast<std::uint64_t>(std::llround(now_ps)), last_dump_ps_ + 1));
@@ -129,7 +137,7 @@ void CommandFirstRtl::cycle(const Descriptor* push, std::optional<phy::AlPa> pop
     t.pop = pop_dest.has_value();
     if (pop_dest) t.q_dest = *pop_dest;
     t.clk = 0;
-    t.eval();
+    m_->eval();
     if (m_->vcd && edge_ps > last_dump_ps_ + 1) dump(edge_ps - 1);  // the inputs just before the edge
     t.clk = 1;
     settle(edge_ps);
@@ -149,7 +157,7 @@ void CommandFirstRtl::cycle(const Descriptor* push, std::optional<phy::AlPa> pop
 void CommandFirstRtl::settle(std::uint64_t at_ps)
 {
     m_->context.time(at_ps);
-    m_->top->eval();
+    m_->eval();
     if (m_->vcd) dump(std::max(at_ps, last_dump_ps_ + 1));
 }
 

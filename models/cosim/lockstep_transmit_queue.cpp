@@ -100,6 +100,17 @@ loop::OutgoingFrame LockstepTransmitQueue::do_pop_for(phy::AlPa dest)
         compare((ref ? ref->frame.get() : nullptr) == out.frame.get(), [&] { return "pop for " + phy::al_pa_hex(dest); },
                 [&] { return describe(ref, false); }, [&] { return describe(&out, false); });
     if (ref) reference_->pop_for(dest);
+    if (divergence_.empty()) {
+        // What the RTL actually removed shows in its counts.
+        const CommandFirstRtl& r = rtl_->rtl();
+        const auto counts = [](std::size_t frames, std::size_t commands) {
+            return std::to_string(frames) + " frames and " + std::to_string(commands) + " commands queued";
+        };
+        compare(r.frames_queued() == reference_->frames_queued() && r.commands_queued() == reference_->commands_queued(),
+                [&] { return "what is left after the pop for " + phy::al_pa_hex(dest); },
+                [&] { return counts(reference_->frames_queued(), reference_->commands_queued()); },
+                [&] { return counts(r.frames_queued(), r.commands_queued()); });
+    }
     push_number_.erase(out.frame.get());
     return out;
 }

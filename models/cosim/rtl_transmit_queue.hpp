@@ -4,6 +4,7 @@
 // behind each descriptor stays here, in a table indexed by tag. A push or pop runs one RTL clock
 // cycle at the current SystemC time; queries only settle the block's combinational outputs, and
 // their answers are kept until the next cycle or the next query destination.
+#include <string>
 #include <vector>
 
 #include "cosim/command_first_rtl.hpp"
@@ -21,6 +22,10 @@ public:
     const loop::OutgoingFrame* front_for(phy::AlPa dest) const override;
     bool preempt(phy::AlPa open_peer) const override;
 
+    // Empty while the RTL behaves; else the first error (an assertion inside it, or an answer that
+    // names no queued frame), with the time. The simulation is stopped at once.
+    const std::string& failure() const { return failure_; }
+
     CommandFirstRtl& rtl() { return rtl_; }
     const CommandFirstRtl& rtl() const { return rtl_; }
 
@@ -31,6 +36,8 @@ protected:
 private:
     double now_ps() const;
     void fail_on_assertion() const;
+    void fail(const std::string& what) const;
+    loop::OutgoingFrame* frame_of(std::uint16_t tag, const char* output) const;
 
     hba::CommandFirst policy_;
     // The RTL's answers depend on its state and its query input, not on who asks: evaluating it is
@@ -38,6 +45,7 @@ private:
     mutable CommandFirstRtl rtl_;
     mutable std::vector<loop::OutgoingFrame> frames_;  // by tag
     std::vector<std::uint16_t> free_tags_;
+    mutable std::string failure_;
 };
 
 }  // namespace fcal::cosim

@@ -21,10 +21,12 @@
 
 namespace fcal::disk {
 
+// No defaults of their own (the simulator's parameter table holds them, disk.*): a DiskParams{}
+// fails validate() until every field is set.
 struct DiskParams {
-    double access_time_s = 2e-3;              // seek + rotational latency, per command
-    double media_rate_bytes_per_s = 50e6;     // 50 MB/s (MB = 10^6 bytes)
-    unsigned queue_slots = 32;                // commands in service + waiting
+    double access_time_s{};                   // seek + rotational latency, per command
+    double media_rate_bytes_per_s{};          // MB = 10^6 bytes
+    unsigned queue_slots{};                   // commands in service + waiting
 };
 
 // Throws std::invalid_argument naming the offending field.

@@ -17,11 +17,13 @@
 namespace fcal::hba {
 
 enum class DmaPolicy { Fcfs, RoundRobin };
+inline const char* to_string(DmaPolicy p) { return p == DmaPolicy::RoundRobin ? "round_robin" : "fcfs"; }
 
+// No defaults of their own: the simulator's parameter table holds them (initiator.dma_*, target.dma_*).
 struct DmaParams {
-    double bandwidth_bytes_per_s = 1064e6;
-    sc_core::sc_time sched_overhead = sc_core::sc_time(15.5, sc_core::SC_US);
-    DmaPolicy policy = DmaPolicy::Fcfs;
+    double bandwidth_bytes_per_s{};
+    sc_core::sc_time sched_overhead;
+    DmaPolicy policy{};
 };
 
 struct DmaJob {

@@ -1,9 +1,9 @@
 #pragma once
-// Per-HBA constants (SPEC section 7); the simulator fills them from its parameter table.
+// Per-HBA constants (SPEC section 7); the simulator fills them from its parameter table, which holds
+// their defaults: none here (zero-initialised).
 #include <cstdint>
 #include <systemc>
 
-#include "fcp/information_unit_sizes.hpp"
 #include "hba/command_first_queue.hpp"
 #include "hba/dma_engine.hpp"
 
@@ -15,8 +15,8 @@ struct HbaParams {
     sc_core::sc_time frame_proc;          // per incoming frame, before its buffer is free again
     sc_core::sc_time single_frame_transfer;  // one frame to/from memory (RSP to host, CMND to the disk controller)
     DmaParams dma;
-    std::uint32_t max_payload = fcp::kDefaultMaxDataPayloadBytes;
-    std::uint32_t burst_bytes = 0;        // target: bytes per XFER_RDY, 0 = whole transfer
+    std::uint32_t max_payload{};          // bytes of data payload per frame
+    std::uint32_t burst_bytes{};          // target: bytes per XFER_RDY, 0 = whole transfer
     CommandFirst cmdf;                    // initiator: the Command-First Algorithm's switches
 };
 

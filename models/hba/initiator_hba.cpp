@@ -28,12 +28,21 @@ void InitiatorHba::transmit(std::shared_ptr<const loop::LoopFrame> frame)
 void InitiatorHba::push_held()
 {
     loop::TransmitQueue& q = port_.transmit_queue();
+    // With a command-first single FIFO (reorder) the command producer has the first claim on a free
+    // slot: a command must not wait behind data that is itself waiting for room.
+    const bool commands_first = params_.cmdf.fifo == CommandFifo::Reorder;
+    auto& commands = held_[static_cast<std::size_t>(loop::FrameClass::Command)];
     for (;;) {
-        // The oldest held frame whose FIFO has room.
+        // The oldest held frame whose FIFO has room (a held command first, see above).
         std::deque<Held>* next = nullptr;
-        for (auto& line : held_)
-            if (!line.empty() && (!next || line.front().number < next->front().number) && q.can_push(line.front().frame->frame_class))
-                next = &line;
+        if (commands_first && !commands.empty() && q.can_push(loop::FrameClass::Command)) {
+            next = &commands;
+        } else {
+            for (auto& line : held_)
+                if (!line.empty() && (!next || line.front().number < next->front().number) &&
+                    q.can_push(line.front().frame->frame_class))
+                    next = &line;
+        }
         if (!next) return;
         auto frame = std::move(next->front().frame);
         next->pop_front();

@@ -79,8 +79,8 @@ private:
     std::map<std::uint16_t, Active> exchanges_;
     std::uint16_t last_ox_id_ = 0;
     // Frames built while their FIFO was full, per class in the order built, numbered across
-    // classes. Each class's producer stalls on its own FIFO: a held frame waits only behind older
-    // frames of its class, and frames go in oldest first whenever their FIFO has room.
+    // classes. When a slot frees, the oldest held frame whose FIFO has room goes in; with the
+    // reorder policy (one FIFO, commands first) a held command goes before held data.
     struct Held {
         std::uint64_t number;
         std::shared_ptr<const loop::LoopFrame> frame;

@@ -20,10 +20,12 @@
 
 namespace fcal::host {
 
+// No defaults of their own (the simulator's parameter table holds them, driver.* and
+// initiator.max_outstanding): a DeviceDriverParams{} fails validate() until max_outstanding is set.
 struct DeviceDriverParams {
-    double arrival_processing_s = 0;
-    double completion_processing_s = 0;
-    unsigned max_outstanding = 255;  // requests in the HBA at once
+    double arrival_processing_s{};
+    double completion_processing_s{};
+    unsigned max_outstanding{};  // requests in the HBA at once
 };
 
 // Throws std::invalid_argument naming the offending field.

@@ -18,14 +18,16 @@
 
 namespace fcal::host {
 
+// The fields the simulator's parameter table sets (workload.*) have no defaults here; the table holds
+// them. The disk geometry is no parameter and keeps its constants.
 struct WorkloadParams {
     std::vector<phy::AlPa> disks;              // disk i has AL_PA disks[i]
-    double read_fraction = 1.0;                // probability that an I/O is a read
-    std::uint32_t io_size_bytes = 65536;
+    double read_fraction{};                    // probability that an I/O is a read
+    std::uint32_t io_size_bytes{};
     std::uint32_t block_bytes = 512;           // LBA unit
     std::uint64_t disk_capacity_blocks = 1ULL << 27;  // LBAs uniform over the disk (64 GiB)
-    std::uint64_t total_ios = 0;               // warm-up + measured + cool-down
-    std::uint64_t seed = 1;
+    std::uint64_t total_ios{};                 // warm-up + measured + cool-down
+    std::uint64_t seed{};
 };
 
 // Throws std::invalid_argument naming the offending field.

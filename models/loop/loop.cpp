@@ -1,10 +1,19 @@
 #include "loop/loop.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace fcal::loop {
 
 namespace {
+
+// One line whatever the parts were, so the CLI's error output stays one line per problem.
+std::string one_line(std::string text)
+{
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    std::replace(text.begin(), text.end(), '\r', ' ');
+    return text;
+}
 
 std::string node_label(std::size_t i, const LoopNode& n)
 {
@@ -12,6 +21,8 @@ std::string node_label(std::size_t i, const LoopNode& n)
 }
 
 }  // namespace
+
+ConfigError::ConfigError(const std::string& message) : std::runtime_error(one_line(message)) {}
 
 Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
     : sc_module(name), timing_(config.rate, config.propagation_ns_per_m)

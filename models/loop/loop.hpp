@@ -15,9 +15,12 @@
 
 namespace fcal::loop {
 
-class ConfigError : public std::invalid_argument {
+// A configuration mistake by the user, the project's one ConfigError: the loop throws it for a bad
+// topology, the simulator's parameter table (sim) for a bad key or value. what() is always a single
+// line naming the key, node or file; the CLI prints it and exits with code 2.
+class ConfigError : public std::runtime_error {
 public:
-    using std::invalid_argument::invalid_argument;
+    explicit ConfigError(const std::string& message);
 };
 
 struct LoopNode {

@@ -17,10 +17,13 @@ const char* to_string(FrameClass c)
 
 void TransmitQueue::push(OutgoingFrame f)
 {
+    if (!head_listener_) {
+        do_push(std::move(f));
+        return;
+    }
     const LoopFrame* head_before = empty() ? nullptr : front()->frame.get();
     const bool first_for_dest = front_for(f.frame->destination) == nullptr;
     do_push(std::move(f));
-    if (!head_listener_) return;
     if (first_for_dest || front()->frame.get() != head_before) head_listener_();
 }
 

@@ -1,22 +1,13 @@
 #pragma once
-// FC-0 link timing, SPEC section 2: line rates, transmission-word time, cable propagation and the
-// per-port repeat delay. Every duration the loop uses comes from here.
+// FC-0 link timing, SPEC section 2: transmission-word time, cable propagation and the per-port
+// repeat delay. Every duration the loop uses comes from here. The only part of the physical layer
+// that needs SystemC (sc_time); line rates, the codec, ordered sets and AL_PAs do not (fcal_phy_core).
 #include <cstdint>
-#include <string>
 #include <systemc>
 
+#include "phy/line_rate.hpp"
+
 namespace fcal::phy {
-
-enum class LineRate { G1, G2, G4, G8 };
-
-// Baud of each rate (1.0625e9 x 1, 2, 4, 8).
-double baud(LineRate rate);
-// "1GFC".."8GFC"; parse throws std::invalid_argument for anything else.
-std::string to_string(LineRate rate);
-LineRate parse_line_rate(const std::string& text);
-
-constexpr unsigned kBitsPerWord = 40;  // 4 transmission characters of 10 bits
-constexpr unsigned kBytesPerWord = 4;
 
 // Durations are kept in SystemC time; the default resolution (1 ps) keeps 8GFC's 4.70588 ns word
 // exact to 1 ps, and words are always counted as integers and multiplied, so errors never add up.

@@ -15,16 +15,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loop/loop.hpp"
 #include "phy/al_pa.hpp"
 
 namespace fcal::sim {
 
-// A configuration mistake by the user; the CLI prints what() and exits with code 2.
-// The message is always a single line naming the key or the file.
-class ConfigError : public std::runtime_error {
-public:
-    explicit ConfigError(const std::string& message);
-};
+// A configuration mistake by the user: the loop's ConfigError, the project's only one (one line
+// naming the key or the file; the CLI prints it and exits with code 2).
+using loop::ConfigError;
 
 enum class ParamType { Bool, Integer, Real, Choice, Bytes, AlPa };
 

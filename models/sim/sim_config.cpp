@@ -4,15 +4,6 @@
 
 namespace fcal::sim {
 
-std::string to_string(DmaPolicy policy)
-{
-    switch (policy) {
-    case DmaPolicy::Fcfs: return "fcfs";
-    case DmaPolicy::RoundRobin: return "round_robin";
-    }
-    throw std::logic_error("unknown DMA policy");
-}
-
 std::string to_string(WorkloadType type)
 {
     switch (type) {
@@ -20,16 +11,6 @@ std::string to_string(WorkloadType type)
     case WorkloadType::Open: return "open";
     }
     throw std::logic_error("unknown workload type");
-}
-
-std::string to_string(CmdfFifo fifo)
-{
-    switch (fifo) {
-    case CmdfFifo::Off: return "off";
-    case CmdfFifo::Reorder: return "reorder";
-    case CmdfFifo::CommandQueue: return "command_queue";
-    }
-    throw std::logic_error("unknown cmdf.fifo");
 }
 
 std::string to_string(CmdfImpl impl) { return impl == CmdfImpl::Rtl ? "rtl" : "model"; }
@@ -90,7 +71,9 @@ SimConfig build_config(const ParameterTable& t)
     c.schedule = t.get_string("schedule") == "cmdf" ? Schedule::Cmdf : Schedule::Normal;
     const bool cmdf = c.schedule == Schedule::Cmdf;
     const std::string fifo = t.has_value("cmdf.fifo") ? t.get_string("cmdf.fifo") : (cmdf ? "command_queue" : "off");
-    c.cmdf.fifo = fifo == "reorder" ? CmdfFifo::Reorder : fifo == "command_queue" ? CmdfFifo::CommandQueue : CmdfFifo::Off;
+    c.cmdf.fifo = fifo == "reorder"         ? hba::CommandFifo::Reorder
+                  : fifo == "command_queue" ? hba::CommandFifo::CommandQueue
+                                            : hba::CommandFifo::Off;
     c.cmdf.arbitration = t.has_value("cmdf.arbitration") ? t.get_bool("cmdf.arbitration") : cmdf;
     c.cmdf.preempt = t.has_value("cmdf.preempt") ? t.get_bool("cmdf.preempt") : cmdf;
     c.cmdf.impl = t.get_string("cmdf.impl") == "rtl" ? CmdfImpl::Rtl : CmdfImpl::Model;
@@ -117,7 +100,8 @@ SimConfig build_config(const ParameterTable& t)
     read_hba(t, "initiator", c.initiator);
     c.initiator.al_pa = t.get_al_pa("initiator.al_pa");
     c.initiator.xfer_rdy_us = t.get_real("initiator.xfer_rdy_us");
-    c.initiator.dma_policy = t.get_string("initiator.dma_policy") == "round_robin" ? DmaPolicy::RoundRobin : DmaPolicy::Fcfs;
+    c.initiator.dma_policy =
+        t.get_string("initiator.dma_policy") == "round_robin" ? hba::DmaPolicy::RoundRobin : hba::DmaPolicy::Fcfs;
     c.initiator.max_outstanding = get_unsigned(t, "initiator.max_outstanding");
     c.initiator.tx_fifo_frames = get_unsigned(t, "initiator.tx_fifo_frames");
     c.initiator.cmd_fifo_frames = get_unsigned(t, "initiator.cmd_fifo_frames");
@@ -161,7 +145,7 @@ nlohmann::json to_json(const SimConfig& c)
     ini["al_pa"] = phy::al_pa_hex(c.initiator.al_pa);
     write_hba(c.initiator, ini);
     ini["xfer_rdy_us"] = c.initiator.xfer_rdy_us;
-    ini["dma_policy"] = to_string(c.initiator.dma_policy);
+    ini["dma_policy"] = hba::to_string(c.initiator.dma_policy);
     ini["max_outstanding"] = c.initiator.max_outstanding;
     ini["tx_fifo_frames"] = c.initiator.tx_fifo_frames;
     ini["cmd_fifo_frames"] = c.initiator.cmd_fifo_frames;
@@ -185,7 +169,7 @@ nlohmann::json to_json(const SimConfig& c)
                      {"warmup_ios", c.workload.warmup_ios},
                      {"seed", c.workload.seed}};
     j["schedule"] = to_string(c.schedule);
-    j["cmdf"] = {{"fifo", to_string(c.cmdf.fifo)},
+    j["cmdf"] = {{"fifo", hba::to_string(c.cmdf.fifo)},
                  {"arbitration", c.cmdf.arbitration},
                  {"preempt", c.cmdf.preempt},
                  {"impl", to_string(c.cmdf.impl)}};

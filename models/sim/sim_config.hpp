@@ -8,23 +8,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hba/command_first_queue.hpp"
+#include "hba/dma_engine.hpp"
 #include "phy/al_pa.hpp"
-#include "phy/link_timing.hpp"
+#include "phy/line_rate.hpp"
 #include "sim/parameter_table.hpp"
 
 namespace fcal::sim {
 
-enum class DmaPolicy { Fcfs, RoundRobin };
 enum class WorkloadType { Closed, Open };
 enum class Schedule { Normal, Cmdf };  // SPEC section 9
-enum class CmdfFifo { Off, Reorder, CommandQueue };
 
 enum class CmdfImpl { Model, Rtl };
 
-struct CmdfConfig {
-    CmdfFifo fifo{};
-    bool arbitration{};
-    bool preempt{};
+// The HBA's own Command-First levels (cmdf.fifo, cmdf.arbitration, cmdf.preempt) and which
+// implementation of the transmit queue runs them.
+struct CmdfConfig : hba::CommandFirst {
     CmdfImpl impl{};
 };
 
@@ -34,10 +33,9 @@ struct RtlConfig {
     bool lockstep{};
 };
 
-std::string to_string(DmaPolicy policy);       // "fcfs", "round_robin"
+// The names of hba::DmaPolicy and hba::CommandFifo are hba::to_string's.
 std::string to_string(WorkloadType type);      // "closed", "open"
 std::string to_string(Schedule schedule);      // "normal", "cmdf"
-std::string to_string(CmdfFifo fifo);          // "off", "reorder", "command_queue"
 std::string to_string(CmdfImpl impl);          // "model", "rtl"
 
 struct LoopConfig {
@@ -65,7 +63,7 @@ struct HbaConfig {
 struct InitiatorConfig : HbaConfig {
     phy::AlPa al_pa{};
     double xfer_rdy_us{};
-    DmaPolicy dma_policy{};
+    hba::DmaPolicy dma_policy{};
     unsigned max_outstanding{};
     unsigned tx_fifo_frames{};
     unsigned cmd_fifo_frames{};

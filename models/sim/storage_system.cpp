@@ -12,7 +12,7 @@ using sc_core::sc_time;
 
 namespace {
 
-hba::HbaParams hba_params(const HbaConfig& c, double handling_us, std::uint64_t burst, DmaPolicy policy)
+hba::HbaParams hba_params(const HbaConfig& c, double handling_us, std::uint64_t burst, hba::DmaPolicy policy)
 {
     hba::HbaParams p;
     p.cmd_exec = sc_time(c.cmd_exec_us, SC_US);
@@ -21,7 +21,7 @@ hba::HbaParams hba_params(const HbaConfig& c, double handling_us, std::uint64_t 
     p.single_frame_transfer = sc_time(c.sft_us, SC_US);
     p.dma.bandwidth_bytes_per_s = c.dma_mbs * 1e6;
     p.dma.sched_overhead = sc_time(c.dma_sched_us, SC_US);
-    p.dma.policy = policy == DmaPolicy::RoundRobin ? hba::DmaPolicy::RoundRobin : hba::DmaPolicy::Fcfs;
+    p.dma.policy = policy;
     p.max_payload = c.max_payload;
     p.burst_bytes = static_cast<std::uint32_t>(burst);
     return p;
@@ -71,11 +71,7 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
 
     memory_ = std::make_unique<host::HostMemory>("host_memory");
     hba::HbaParams ip = hba_params(config.initiator, config.initiator.xfer_rdy_us, 0, config.initiator.dma_policy);
-    ip.cmdf.fifo = config.cmdf.fifo == CmdfFifo::Reorder        ? hba::CommandFifo::Reorder
-                   : config.cmdf.fifo == CmdfFifo::CommandQueue ? hba::CommandFifo::CommandQueue
-                                                                : hba::CommandFifo::Off;
-    ip.cmdf.arbitration = config.cmdf.arbitration;
-    ip.cmdf.preempt = config.cmdf.preempt;
+    ip.cmdf = config.cmdf;  // the Command-First levels; the implementation is chosen below
     initiator_ = std::make_unique<hba::InitiatorHba>("initiator", ip, *loop_->find(config.initiator.al_pa),
                                                      make_controller_queue(ip.cmdf));
     initiator_->host_dma.bind(memory_->socket);
@@ -87,7 +83,7 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     for (unsigned d = 0; d < disks; ++d) {
         const std::string n = std::to_string(d);
         targets_.push_back(std::make_unique<hba::TargetHba>(("target" + n).c_str(),
-                                                            hba_params(config.target, config.target.rsp_gen_us, config.target.burst_bytes, DmaPolicy::Fcfs),
+                                                            hba_params(config.target, config.target.rsp_gen_us, config.target.burst_bytes, hba::DmaPolicy::Fcfs),
                                                             *loop_->find(disk_al_pas_[d])));
         disks_.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), dp));
         targets_.back()->disk.bind(disks_.back()->socket);
@@ -167,9 +163,14 @@ RunResult StorageSystem::run()
     if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
     if (rtl_queue_) rtl_queue_->rtl().close_vcd();
     RunResult r;
-    if (lockstep_queue_ && !lockstep_queue_->divergence().empty()) {
-        r.end = RunEnd::Divergence;
-        r.diagnosis = lockstep_queue_->divergence() + "\n" + diagnose();
+    // The RTL failed a check: an assertion inside it, an answer naming no frame, or (lock step) a
+    // decision the reference model takes differently.
+    const std::string rtl_failure = rtl_queue_ && !rtl_queue_->failure().empty()          ? rtl_queue_->failure()
+                                    : lockstep_queue_ && !lockstep_queue_->divergence().empty() ? lockstep_queue_->divergence()
+                                                                                                : std::string();
+    if (!rtl_failure.empty()) {
+        r.end = RunEnd::RtlError;
+        r.diagnosis = rtl_failure + "\n" + diagnose();
         return r;
     }
     if (stopped_by_workload_) return r;

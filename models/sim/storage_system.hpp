@@ -21,7 +21,7 @@
 
 namespace fcal::sim {
 
-enum class RunEnd { Completed, TimeLimit, Deadlock, Divergence };
+enum class RunEnd { Completed, TimeLimit, Deadlock, RtlError };  // RtlError: the RTL failed a check (cmdf.impl=rtl)
 
 struct RunResult {
     RunEnd end = RunEnd::Completed;

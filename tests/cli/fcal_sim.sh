@@ -220,6 +220,8 @@ rtl_small=(--set disk.count=4 --set workload.measured_ios=100 --set workload.rea
 expect_bad cmdf.impl --set cmdf.impl=verilog
 expect_bad rtl.lockstep --set rtl.lockstep=true
 expect_bad rtl.clock_mhz --set cmdf.impl=rtl --set rtl.clock_mhz=0
+expect_bad rtl.clock_mhz --set cmdf.impl=rtl --set rtl.clock_mhz=1e-12
+expect_bad rtl.clock_mhz --set cmdf.impl=rtl --set rtl.clock_mhz=1e300
 expect_bad initiator.tx_fifo_frames --set cmdf.impl=rtl --set initiator.tx_fifo_frames=32
 expect_bad initiator.cmd_fifo_frames --set cmdf.impl=rtl --set initiator.cmd_fifo_frames=8
 expect_bad initiator.tx_fifo_frames --set initiator.tx_fifo_frames=0

@@ -122,6 +122,8 @@ TEST_CASE("the lock-step checker stops at the first disagreement and reports it"
     cosim::LockstepTransmitQueue q(std::move(ref), std::move(rtl));
     q.push(data(0xE8));
     q.push(data(0xE4));
+    CHECK(q.front()->frame->destination == 0xE8);
+    CHECK(q.front_for(0xE4));
     CHECK(q.divergence().empty());
     CHECK(q.decisions_compared() > 0);
     q.push(cmnd(0xE2));

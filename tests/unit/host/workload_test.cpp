@@ -37,6 +37,16 @@ host::WorkloadParams workload_params(std::vector<phy::AlPa> disks, double read_f
     return p;
 }
 
+// Zero processing and the simulator's default window (initiator.max_outstanding).
+host::DeviceDriverParams unlimited_driver()
+{
+    host::DeviceDriverParams p;
+    p.arrival_processing_s = 0;
+    p.completion_processing_s = 0;
+    p.max_outstanding = 255;
+    return p;
+}
+
 // driver (zero processing, unlimited window) + fake HBA + one workload.
 template <class W>
 struct Bench {
@@ -49,7 +59,7 @@ struct Bench {
 
     template <class Latency, class... Args>
     Bench(const char* prefix, Latency latency, const host::WorkloadParams& params, Args... args)
-        : driver((std::string(prefix) + "_driver").c_str(), host::DeviceDriverParams{}),
+        : driver((std::string(prefix) + "_driver").c_str(), unlimited_driver()),
           hba((std::string(prefix) + "_hba").c_str(), driver, latency),
           workload((std::string(prefix) + "_workload").c_str(), driver, params, args...)
     {

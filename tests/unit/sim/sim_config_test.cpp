@@ -5,6 +5,8 @@
 #include "sim/sim_config.hpp"
 
 using namespace fcal::sim;
+using fcal::hba::CommandFifo;
+using fcal::hba::DmaPolicy;
 using fcal::phy::LineRate;
 
 namespace {
@@ -147,26 +149,26 @@ TEST_CASE("sim_config: the schedule presets the Command-First levels and explici
     t.set("schedule", "normal");
     auto c = build_config(t);  // normal: everything off
     CHECK(c.schedule == Schedule::Normal);
-    CHECK(c.cmdf.fifo == CmdfFifo::Off);
+    CHECK(c.cmdf.fifo == CommandFifo::Off);
     CHECK_FALSE(c.cmdf.arbitration);
     CHECK_FALSE(c.cmdf.preempt);
     t.set("schedule", "cmdf");  // issue 5: command_queue + arbitration + preempt
     c = build_config(t);
     CHECK(c.schedule == Schedule::Cmdf);
-    CHECK(c.cmdf.fifo == CmdfFifo::CommandQueue);
+    CHECK(c.cmdf.fifo == CommandFifo::CommandQueue);
     CHECK(c.cmdf.arbitration);
     CHECK(c.cmdf.preempt);
     t.set("cmdf.preempt", "false");
     t.set("cmdf.fifo", "reorder");
     c = build_config(t);
-    CHECK(c.cmdf.fifo == CmdfFifo::Reorder);
+    CHECK(c.cmdf.fifo == CommandFifo::Reorder);
     CHECK(c.cmdf.arbitration);
     CHECK_FALSE(c.cmdf.preempt);
     auto n = fcal_parameters();  // a level switched on under the normal schedule
     n.set("schedule", "normal");
     n.set("cmdf.arbitration", "true");
     CHECK(build_config(n).cmdf.arbitration);
-    CHECK(build_config(n).cmdf.fifo == CmdfFifo::Off);
+    CHECK(build_config(n).cmdf.fifo == CommandFifo::Off);
     CHECK(error_of([&] { n.set("cmdf.fifo", "sideways"); }).find("cmdf.fifo") != std::string::npos);
 }
 
@@ -182,7 +184,7 @@ TEST_CASE("sim_config: choices map to their enums")
     CHECK(c.initiator.dma_policy == DmaPolicy::RoundRobin);
     CHECK(c.initiator.al_pa == 0xE8);
     CHECK(c.target.burst_bytes == 16384);
-    CHECK(to_string(DmaPolicy::RoundRobin) == "round_robin");
+    CHECK(std::string(fcal::hba::to_string(DmaPolicy::RoundRobin)) == "round_robin");
     CHECK(to_string(WorkloadType::Open) == "open");
     CHECK(to_string(Schedule::Normal) == "normal");
 }
