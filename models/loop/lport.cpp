@@ -56,6 +56,14 @@ void LPort::receive(const sc_time& arrival, const Word& word)
         return;
     }
     if (can_pass_through(word)) {
+        // Everything queued was passed through too (a port passes nothing while it has changes of
+        // its own to process). What has already arrived needs only its bookkeeping: do it now, so
+        // that a port that never wakes up keeps only the changes still on their way to it.
+        const sc_time now = sc_time_stamp();
+        while (!rx_queue_.empty() && rx_queue_.front().at <= now) {
+            catch_up(rx_queue_.front());
+            rx_queue_.pop_front();
+        }
         rx_queue_.push_back({arrival, word, true});
         downstream_->receive(arrival + hop_delay_, word);
         return;
