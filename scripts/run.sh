@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, and run the baseline scenario (SPEC section 10).
+# The main job: install what is missing, build, and run the baseline scenario (docs/model.md, "The
+# baseline scenario").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -1,5 +1,5 @@
 // fcal-sim: the simulator's command line. With no arguments it runs the baseline scenario
-// (SPEC section 10) and prints a readable summary.
+// (docs/model.md, "The baseline scenario") and prints a readable summary.
 //
 // Exit codes: 0 all I/Os completed; 1 the time limit (sim.time_limit_s) stopped the run first;
 // 2 bad input (configuration key, value or file; one line on stderr naming it); 3 deadlock (I/Os

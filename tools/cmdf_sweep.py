@@ -4,7 +4,7 @@ row per point and draws PNG figures.
 
   python3 tools/cmdf_sweep.py [--out DIR] [--fcal-sim PATH] [--measured N] [--jobs N] [--quick]
 
-Sweeps (SPEC section 10 baseline otherwise):
+Sweeps (otherwise the baseline of docs/model.md, "The baseline scenario"):
   sizes   16 disks, queue depth 1: I/O size 1 KiB .. 1 MiB (doubling) x read fraction 1, 0.66, 0
   disks   32 KiB reads, disk.count 2 .. 125 (the most disk.count allows)
   depth   32 KiB reads, queue depth per disk 1 .. 16

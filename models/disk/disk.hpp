@@ -1,5 +1,5 @@
 #pragma once
-// A disk behind its target HBA (SPEC section 8): a TLM-2.0 target speaking the protocol of
+// A disk behind its target HBA (docs/model.md, "The disks"): a TLM-2.0 target speaking the protocol of
 // hba/disk_command.hpp.
 //
 // One actuator serves the accepted commands first come, first served, one at a time; each takes

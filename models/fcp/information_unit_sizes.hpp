@@ -1,5 +1,6 @@
 #pragma once
-// Payload sizes of the FCP information units (SPEC section 6). The fixed sizes are the minimal forms:
+// Payload sizes of the FCP information units (docs/model.md, "FCP: frames and information units"). The
+// fixed sizes are the minimal forms:
 // FCP_CMND with a 16-byte CDB and no additional CDB, FCP_RSP without sense or response information.
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The storage controller's initiator HBA (SPEC section 7): a main processor that executes each
+// The storage controller's initiator HBA (docs/model.md, "The HBAs"): a main processor that executes each
 // command, an incoming-frame processor, one DMA engine to host memory (a TLM-2.0 initiator), and the
 // L_Port's transmit queue as its outgoing frame FIFO.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// A disk's target HBA (SPEC section 7): the same blocks as the initiator in target mode, with a
+// A disk's target HBA (docs/model.md, "The HBAs"): the initiator's blocks in target mode, with a
 // TLM-2.0 initiator socket to the disk (commands and its buffer, see disk_command.hpp).
 //
 // FCP_CMND: frame_proc (buffer freed) -> single frame transfer to the disk controller -> cmd_exec.

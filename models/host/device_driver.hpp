@@ -1,5 +1,6 @@
 #pragma once
-// The HBA's device driver on the storage controller (SPEC section 7).
+// The HBA's device driver on the storage controller (docs/model.md, "The device driver and host
+// memory").
 //
 // One driver CPU does the work on both paths, first come, first served: each submitted request
 // costs the arrival-processing time, each completion the completion-processing time (either may

@@ -1,5 +1,5 @@
 #pragma once
-// Host memory as the initiator HBA's DMA engine sees it (SPEC section 7): a TLM-2.0 target that
+// Host memory as the initiator HBA's DMA engine sees it: a TLM-2.0 target that
 // answers at once. The DMA engine models bus bandwidth and scheduling itself, so any delay here
 // would be counted twice. No data is kept (reads return zeros): the model moves sizes, not
 // contents, and a real store would need gigabytes over a long run.

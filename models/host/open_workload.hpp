@@ -1,5 +1,5 @@
 #pragma once
-// Open system (SPEC section 8): Poisson arrivals at rate_iops (exponential gaps, the first one
+// Open system (docs/model.md, "The workloads"): Poisson arrivals at rate_iops (exponential gaps, first one
 // counted from time 0), each to a disk chosen uniformly, until total_ios have been issued. Arrivals
 // do not wait for completions; the device driver queues what the HBA cannot take.
 #include "host/workload.hpp"

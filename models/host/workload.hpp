@@ -1,5 +1,5 @@
 #pragma once
-// What the workloads share (SPEC section 8): the I/O mix, a seeded random stream, the pool of
+// What workloads share (docs/model.md, "The workloads"): the I/O mix, a seeded random stream, the pool of
 // IoRequests they own, the count of I/Os to issue, and the reporting of completions.
 //
 // Every I/O draws, in this order, read-or-write and then its LBA, so a seed fixes the whole

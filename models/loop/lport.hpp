@@ -1,6 +1,7 @@
 #pragma once
-// One L_Port on the loop: the Loop Port State Machine (SPEC section 4), fairness, alternative
-// buffer-to-buffer credit and FC-2 word spacing (section 5), signalled by edge changes (section 3).
+// One L_Port on the loop: the Loop Port State Machine, fairness, TRANSFER, alternative
+// buffer-to-buffer credit and FC-2 word spacing, signalled by edge changes (docs/model.md, the
+// sections "The loop: ...").
 //
 // Timing model. A change a port transmits reaches the next port's *output stage* after the cable
 // delay plus that port's repeat delay (Loop folds both into one hop delay), so a repeating port

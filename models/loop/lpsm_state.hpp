@@ -3,7 +3,7 @@
 
 namespace fcal::loop {
 
-// Loop Port State Machine, steady-state operation (SPEC section 4).
+// Loop Port State Machine, steady-state operation (docs/model.md, "The loop: LPSM").
 enum class LpsmState : std::uint8_t {
     Monitoring,
     Arbitrating,

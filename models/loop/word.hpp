@@ -1,5 +1,6 @@
 #pragma once
-// What one port transmits from one edge change to the next (SPEC section 3): a fill word that lasts
+// What one port transmits from one edge change to the next (docs/model.md, "The loop: edge
+// changes"): a fill word that lasts
 // until the next change (IDLE, ARB(x), ARB(F0), ARBff), a one-word primitive signal (R_RDY, OPN, CLS),
 // or a whole frame (SOF..EOF, its length in words). The 8b/10b characters are not needed for timing;
 // names follow the ordered-set names of phy/.

@@ -1,5 +1,6 @@
 #pragma once
-// FC-0 link timing, SPEC section 2: transmission-word time, cable propagation and the per-port
+// FC-0 link timing (docs/model.md, "The physical layer: line rates and word time"): transmission-word
+// time, cable propagation and the per-port
 // repeat delay. Every duration the loop uses comes from here. The only part of the physical layer
 // that needs SystemC (sc_time); line rates, the codec, ordered sets and AL_PAs do not (fcal_phy_core).
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Transmission words and the ordered sets of SPEC section 2: K28.5 followed by three data
+// Transmission words and ordered sets (docs/model.md, "The physical layer: ordered sets"): K28.5, three data
 // characters. The EOF delimiters depend on the running disparity at their start, so an ordered set
 // only becomes characters once that disparity is known.
 #include <array>

@@ -572,7 +572,8 @@ ParameterTable fcal_parameters()
 {
     ParameterTable t;
 
-    // Loop (SPEC section 2).
+    // Loop (docs/model.md, "The physical layer: line rates and word time", "The loop: timing and
+    // round trip").
     t.add(choice("loop.speed", "2GFC", {"1GFC", "2GFC", "4GFC", "8GFC"}, "line rate of every link on the loop"));
     t.add(integer("loop.nodes", std::nullopt, 2, 127, "ports",
                   "L_Ports on the loop; those beyond the controller and the disks only repeat", "disk.count+1"));
@@ -586,7 +587,7 @@ ParameterTable fcal_parameters()
     t.add(integer("loop.port_delay_words", 6, 1, 1000, "words", "delay of a port that repeats words (retiming buffer)"));
     t.add(non_negative("loop.propagation_ns_per_m", 5.0, "ns/m", "signal propagation delay in the cable"));
 
-    // Initiator HBA, the storage controller (SPEC section 7).
+    // Initiator HBA, the storage controller (docs/model.md, "The HBAs").
     t.add(al_pa("initiator.al_pa", 0x01, "AL_PA of the controller; lower wins arbitration"));
     t.add(boolean("initiator.fair", true, "the controller obeys the access fairness window"));
     t.add(integer("initiator.incoming_buffers", 3, 1, kMaxBuffers, "frames", "receive buffers of the controller"));
@@ -608,7 +609,7 @@ ParameterTable fcal_parameters()
                   "depth of the controller's outgoing frame FIFO (every frame; data only with cmdf.fifo=command_queue)"));
     t.add(integer("initiator.cmd_fifo_frames", 16, 1, 128, "frames", "depth of the command FIFO (cmdf.fifo=command_queue only)"));
 
-    // Target HBA, the disk interface (SPEC section 7).
+    // Target HBA, the disk interface (docs/model.md, "The HBAs").
     t.add(boolean("target.fair", true, "the disks obey the access fairness window"));
     t.add(integer("target.incoming_buffers", 2, 1, kMaxBuffers, "frames", "receive buffers of each disk interface"));
     t.add(integer("target.login_bb_credit", 0, 0, kMaxBuffers, "frames",
@@ -624,17 +625,18 @@ ParameterTable fcal_parameters()
     t.add(bytes("target.burst_bytes", 0, 0, kGi,
                 "data a disk moves per XFER_RDY or read connection; 0 = the whole transfer at once"));
 
-    // Device driver (SPEC section 7).
+    // Device driver (docs/model.md, "The device driver and host memory").
     t.add(non_negative("driver.arrival_us", 0.0, "us", "driver processing of each arriving request"));
     t.add(non_negative("driver.completion_us", 0.0, "us", "driver processing of each completion"));
 
-    // Disks (SPEC section 8).
+    // Disks (docs/model.md, "The disks").
     t.add(integer("disk.count", 16, 1, 125, "disks", "disks on the loop"));
     t.add(non_negative("disk.access_ms", 2.0, "ms", "access time per command before data moves"));
     t.add(positive("disk.rate_mbs", 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)"));
     t.add(integer("disk.queue_slots", 16, 1, 1024, "commands", "commands a disk accepts at once"));
 
-    // Workload and measurement window (SPEC section 8).
+    // Workload and measurement window (docs/model.md, "The workloads", "Statistics and the
+    // measurement window").
     t.add(choice("workload.type", "closed", {"closed", "open"},
                  "closed: queue_depth I/Os always outstanding per disk; open: Poisson arrivals at rate_iops"));
     t.add(integer("workload.queue_depth", 1, 1, 1024, "I/Os", "I/Os outstanding per disk in the closed workload"));
@@ -648,8 +650,8 @@ ParameterTable fcal_parameters()
                   "10*workload.queue_depth*disk.count"));
     t.add(integer("workload.seed", 1, 0, kInt64Max, "", "seed of the random number generators"));
 
-    // Frame scheduling (SPEC section 9).
-    // The default is the baseline of SPEC section 10, which has CMDF on.
+    // Frame scheduling (docs/model.md, "Command-First").
+    // The default is the baseline's (docs/model.md, "The baseline scenario"), which has CMDF on.
     t.add(choice("schedule", "cmdf", {"normal", "cmdf"},
                  "normal: all cmdf.* off; cmdf: command_queue + arbitration + preempt (cmdf.* keys given override it)"));
     // The three Command-First levels; unset, they follow the schedule.

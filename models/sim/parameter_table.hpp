@@ -95,7 +95,7 @@ private:
     std::unordered_map<std::string, std::size_t> index_;
 };
 
-// Every fcal parameter with its default (SPEC sections 7-10).
+// Every fcal parameter with its default.
 ParameterTable fcal_parameters();
 
 // How limits and values appear in listings and messages.

@@ -17,7 +17,7 @@
 namespace fcal::sim {
 
 enum class WorkloadType { Closed, Open };
-enum class Schedule { Normal, Cmdf };  // SPEC section 9
+enum class Schedule { Normal, Cmdf };  // docs/model.md, "Command-First"
 
 enum class CmdfImpl { Model, Rtl };
 

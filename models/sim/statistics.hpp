@@ -1,5 +1,5 @@
 #pragma once
-// Measurement over the window between the warm-up and the cool-down (SPEC section 8): the window
+// Measurement between warm-up and cool-down (docs/model.md, "Statistics and the measurement window"): it
 // opens when the warm-up-th I/O completes and closes when the (warm-up + measured)-th completes.
 #include <cstdint>
 #include <nlohmann/json.hpp>

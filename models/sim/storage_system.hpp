@@ -1,5 +1,5 @@
 #pragma once
-// The whole modelled system, built from a SimConfig (SPEC sections 1 and 10): workload -> device
+// The modelled system (docs/model.md, "The modelled system"), built from a SimConfig: workload -> device
 // driver -> initiator HBA -> loop -> target HBAs -> disks, with host memory behind the initiator's
 // DMA. Ring order: the controller's port at node 0, disk i at node i + 1, repeat-only nodes after.
 #include <iosfwd>

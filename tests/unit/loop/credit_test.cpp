@@ -1,4 +1,5 @@
-// Alternative buffer-to-buffer credit and FC-2 word spacing (SPEC section 5), read from the
+// Alternative buffer-to-buffer credit and FC-2 word spacing (docs/model.md, "The loop: alternative
+// BB credit", "The loop: word spacing"), read from the
 // port watcher's trace and the ports' counters.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,5 @@
-// Loop Port State Machine: transitions, arbitration, fairness, TRANSFER, duplex (SPEC section 4).
+// Loop Port State Machine: transitions, arbitration, fairness, TRANSFER, duplex (docs/model.md,
+// "The loop: LPSM", "The loop: fairness", "The loop: TRANSFER").
 #include <catch2/catch.hpp>
 
 #include <set>

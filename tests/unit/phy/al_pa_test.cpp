@@ -1,4 +1,5 @@
-// AL_PAs: the neutral-disparity data characters of SPEC section 2, checked by encoding them.
+// AL_PAs: the neutral-disparity data characters (docs/model.md, "The physical layer: AL_PAs"),
+// checked by encoding them.
 #include <catch2/catch.hpp>
 
 #include <set>

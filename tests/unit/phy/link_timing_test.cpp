@@ -1,4 +1,5 @@
-// Link timing: word times from 40 bits / baud, frame lengths from SPEC sections 2, 5 and 6.
+// Link timing: word times from 40 bits / baud, frame lengths (docs/model.md, "The physical layer:
+// line rates and word time", "FCP: frames and information units").
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -91,7 +92,7 @@ TEST_CASE("link timing: rate names and bandwidth")
     // 8 data bits per 10-bit character: 1GFC carries 106.25 MB/s (marketed as 100 MB/s).
     CHECK(LinkTiming(LineRate::G1).character_mb_per_s() == Approx(106.25));  // 1.0625e9 / 10 bits
     CHECK(LinkTiming(LineRate::G8).character_mb_per_s() == Approx(850.0));
-    CHECK(LinkTiming(LineRate::G1).nominal_mb_per_s() == Approx(100.0));  // SPEC: 100/200/400/800 MB/s
+    CHECK(LinkTiming(LineRate::G1).nominal_mb_per_s() == Approx(100.0));  // 100/200/400/800 MB/s nominal
     CHECK(LinkTiming(LineRate::G2).nominal_mb_per_s() == Approx(200.0));
     CHECK(LinkTiming(LineRate::G8).nominal_mb_per_s() == Approx(800.0));
 }

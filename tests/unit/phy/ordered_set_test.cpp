@@ -1,4 +1,5 @@
-// Ordered sets against SPEC section 2's table (typed in as bytes) and codes worked out by hand from
+// Ordered sets against the table in docs/model.md, "The physical layer: ordered sets" (typed in as
+// bytes) and codes worked out by hand from
 // the standard's sub-block tables.
 #include <catch2/catch.hpp>
 
@@ -59,7 +60,7 @@ TransmissionWord word_of(std::array<std::uint8_t, 3> bytes)
 
 }  // namespace
 
-TEST_CASE("ordered sets: characters match the SPEC table from both disparities")
+TEST_CASE("ordered sets: characters match the ordered-set table from both disparities")
 {
     for (const auto& row : kTable) {
         const OrderedSet set(row.kind);

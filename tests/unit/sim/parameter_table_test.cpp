@@ -141,7 +141,7 @@ TEST_CASE("parameter_table: defaults are those of the specification")
     CHECK(contains(t.find("workload.warmup_ios")->default_text, "10"));
     CHECK(t.get_int("workload.seed") == 1);
 
-    CHECK(t.get_string("schedule") == "cmdf");  // SPEC section 10: the baseline has CMDF on
+    CHECK(t.get_string("schedule") == "cmdf");  // docs/model.md, "The baseline scenario": CMDF on
     CHECK(t.get_real("sim.time_limit_s") == 100.0);
 }
 

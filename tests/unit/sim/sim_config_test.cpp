@@ -82,7 +82,7 @@ TEST_CASE("sim_config: the baseline resolves to the specification's defaults")
     CHECK(c.workload.warmup_ios == 160);  // 10 x 1 x 16
     CHECK(c.workload.seed == 1);
 
-    CHECK(c.schedule == Schedule::Cmdf);  // SPEC section 10: the baseline has CMDF on
+    CHECK(c.schedule == Schedule::Cmdf);  // docs/model.md, "The baseline scenario": CMDF on
     CHECK(c.time_limit_s == 100.0);
 }
 
