@@ -368,7 +368,7 @@ private:
         // A data frame always goes to the frame FIFO; the command FIFO exists only with CommandQueue
         // (the RTL's is then never written, so never full).
         o.frame_full = !ref_.can_push(loop::FrameClass::Data);
-        o.command_full = ref_.to_command_fifo(loop::FrameClass::Command) && !ref_.can_push(loop::FrameClass::Command);
+        o.command_full = hba::to_command_fifo(ref_.policy(), loop::FrameClass::Command) && !ref_.can_push(loop::FrameClass::Command);
         o.frames = static_cast<unsigned>(ref_.frames_queued());
         o.commands = static_cast<unsigned>(ref_.commands_queued());
         return o;

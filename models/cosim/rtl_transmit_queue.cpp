@@ -40,8 +40,7 @@ loop::OutgoingFrame* RtlTransmitQueue::frame_of(std::uint16_t tag, const char* o
 
 bool RtlTransmitQueue::can_push(loop::FrameClass c) const
 {
-    const bool command_fifo = c == loop::FrameClass::Command && policy_.fifo == hba::CommandFifo::CommandQueue;
-    return !rtl_.full(command_fifo);
+    return !rtl_.full(hba::to_command_fifo(policy_, c));
 }
 
 bool RtlTransmitQueue::empty() const { return !rtl_.head(); }

@@ -39,9 +39,9 @@ sc_time Disk::service_time(std::uint32_t bytes) const
 void Disk::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
 {
     const auto address = trans.get_address();
-    if (address == hba::kDiskCommandAddress) {
+    if (address == disk::kDiskCommandAddress) {
         accept_command(trans, delay);
-    } else if (address >= hba::kDiskBufferBase) {
+    } else if (address >= disk::kDiskBufferBase) {
         move_data(trans);
     } else {
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -50,7 +50,7 @@ void Disk::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
 
 void Disk::accept_command(tlm::tlm_generic_payload& trans, const sc_time& delay)
 {
-    hba::DiskCommand* cmd = nullptr;
+    disk::DiskCommand* cmd = nullptr;
     trans.get_extension(cmd);
     if (!trans.is_write() || cmd == nullptr || cmd->done == nullptr) {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);

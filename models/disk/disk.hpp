@@ -1,6 +1,6 @@
 #pragma once
 // A disk behind its target HBA (docs/model.md, "The disks"): a TLM-2.0 target speaking the protocol of
-// hba/disk_command.hpp.
+// disk/disk_command.hpp.
 //
 // One actuator serves the accepted commands first come, first served, one at a time; each takes
 // access time + bytes / media rate. A read is ready (disk_ready) when its service ends: the data is
@@ -17,7 +17,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "hba/disk_command.hpp"
+#include "disk/disk_command.hpp"
 
 namespace fcal::disk {
 
@@ -64,7 +64,7 @@ private:
         bool read = true;
         std::uint32_t bytes = 0;
         std::uint64_t tag = 0;
-        hba::DiskReady* done = nullptr;
+        disk::DiskReady* done = nullptr;
         sc_core::sc_time arrival;
     };
 

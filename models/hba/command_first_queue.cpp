@@ -5,14 +5,6 @@
 
 namespace fcal::hba {
 
-namespace {
-using Queue = std::deque<loop::OutgoingFrame>;
-
-Queue::const_iterator find_for(const Queue& q, phy::AlPa dest)
-{
-    return std::find_if(q.begin(), q.end(), [dest](const loop::OutgoingFrame& f) { return f.frame->destination == dest; });
-}
-}  // namespace
 
 const char* to_string(CommandFifo f)
 {
@@ -29,14 +21,14 @@ CommandFirstQueue::CommandFirstQueue(const CommandFirst& policy, const FifoDepth
     if (depths.frames < 1 || depths.commands < 1) throw std::invalid_argument("CommandFirstQueue: FIFO depths must be at least 1");
 }
 
-bool CommandFirstQueue::to_command_fifo(loop::FrameClass c) const
+bool to_command_fifo(const CommandFirst& policy, loop::FrameClass c)
 {
-    return c == loop::FrameClass::Command && policy_.fifo == CommandFifo::CommandQueue;
+    return c == loop::FrameClass::Command && policy.fifo == CommandFifo::CommandQueue;
 }
 
 bool CommandFirstQueue::can_push(loop::FrameClass c) const
 {
-    return to_command_fifo(c) ? commands_.size() < depths_.commands : frames_.size() < depths_.frames;
+    return to_command_fifo(policy_, c) ? commands_.size() < depths_.commands : frames_.size() < depths_.frames;
 }
 
 void CommandFirstQueue::do_push(loop::OutgoingFrame f)
@@ -45,7 +37,7 @@ void CommandFirstQueue::do_push(loop::OutgoingFrame f)
     const bool command = is_command(f);
     f.arbitrate_unfairly = command && policy_.arbitration;
     f.transfer_unfairly = command && policy_.preempt;
-    if (to_command_fifo(f.frame_class())) {
+    if (to_command_fifo(policy_, f.frame_class())) {
         commands_.push_back(std::move(f));
     } else if (command && policy_.fifo == CommandFifo::Reorder) {
         // Behind the last command waiting, ahead of every data frame.
@@ -64,24 +56,18 @@ const loop::OutgoingFrame* CommandFirstQueue::front() const
 
 const loop::OutgoingFrame* CommandFirstQueue::front_for(phy::AlPa dest) const
 {
-    auto c = find_for(commands_, dest);
+    auto c = loop::oldest_for(commands_, dest);
     if (c != commands_.end()) return &*c;
-    auto f = find_for(frames_, dest);
+    auto f = loop::oldest_for(frames_, dest);
     return f == frames_.end() ? nullptr : &*f;
 }
 
 loop::OutgoingFrame CommandFirstQueue::do_pop_for(phy::AlPa dest)
 {
-    for (Queue* q : {&commands_, &frames_}) {
-        auto it = find_for(*q, dest);
-        if (it != q->end()) {
-            const auto pos = q->begin() + (it - q->cbegin());
-            loop::OutgoingFrame out = std::move(*pos);
-            q->erase(pos);
-            return out;
-        }
-    }
-    throw std::logic_error("CommandFirstQueue::pop_for: no frame for destination");
+    loop::OutgoingFrame out;
+    if (!loop::take_oldest_for(commands_, dest, out) && !loop::take_oldest_for(frames_, dest, out))
+        throw std::logic_error("CommandFirstQueue::pop_for: no frame for destination");
+    return out;
 }
 
 bool CommandFirstQueue::preempt(phy::AlPa open_peer) const

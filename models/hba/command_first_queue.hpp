@@ -31,6 +31,9 @@ struct CommandFirst {
     bool preempt = false;
 };
 
+// Which FIFO a frame of class `c` goes into under `policy`: true for the command FIFO.
+bool to_command_fifo(const CommandFirst& policy, loop::FrameClass c);
+
 struct FifoDepths {
     std::size_t frames = 64;    // the frame FIFO (every frame, or every non-command with CommandQueue)
     std::size_t commands = 16;  // the command FIFO (CommandQueue only)
@@ -41,8 +44,6 @@ public:
     explicit CommandFirstQueue(const CommandFirst& policy, const FifoDepths& depths = {});
 
     static bool is_command(const loop::OutgoingFrame& f) { return f.frame_class() == loop::FrameClass::Command; }
-    // Which FIFO a frame of class `c` goes into: true for the command FIFO.
-    bool to_command_fifo(loop::FrameClass c) const;
 
     bool can_push(loop::FrameClass c) const override;
     bool empty() const override { return commands_.empty() && frames_.empty(); }

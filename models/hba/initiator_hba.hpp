@@ -46,9 +46,8 @@ public:
     void frame_sent(const loop::LoopFrame& frame) override;
 
     std::size_t outstanding() const { return exchanges_.size(); }
-    // Frames that found their FIFO full and waited in the HBA (back-pressure), and those waiting now.
+    // Frames that found their FIFO full and waited in the HBA (back-pressure).
     std::uint64_t frames_held() const { return frames_held_; }
-    std::size_t frames_holding() const { return held_[0].size() + held_[1].size() + held_[2].size(); }
     loop::LPort& port() { return port_; }
     const ServiceQueue& processor() const { return cpu_; }
     const DmaEngine& dma() const { return dma_; }

@@ -52,7 +52,7 @@ void TargetHba::handle(const fcp::FcFrame& f)
     job.transfer = a.burst_transfer;
     job.bytes = f.payload_bytes;
     job.command = tlm::TLM_WRITE_COMMAND;
-    job.address = kDiskBufferBase + f.relative_offset;
+    job.address = fcal::disk::kDiskBufferBase + f.relative_offset;
     const bool burst_done = f.relative_offset + f.payload_bytes == a.burst_end;
     job.done = [this, rx_id, burst_done] {
         if (!burst_done) return;
@@ -77,7 +77,7 @@ void TargetHba::start_command(std::uint16_t rx_id)
 bool TargetHba::try_disk(std::uint16_t rx_id)
 {
     const fcp::ExchangeSpec& spec = active(rx_id).exchange->spec();
-    DiskCommand* cmd = new DiskCommand;
+    fcal::disk::DiskCommand* cmd = new fcal::disk::DiskCommand;
     cmd->read = spec.direction == fcp::DataDirection::Read;
     cmd->bytes = spec.size_bytes;
     cmd->lba = spec.lba;
@@ -85,7 +85,7 @@ bool TargetHba::try_disk(std::uint16_t rx_id)
     cmd->done = this;
     tlm::tlm_generic_payload gp;
     gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(kDiskCommandAddress);
+    gp.set_address(fcal::disk::kDiskCommandAddress);
     gp.set_data_ptr(nullptr);
     gp.set_data_length(0);
     gp.set_streaming_width(0);
@@ -130,7 +130,7 @@ void TargetHba::send_read_data(std::uint16_t rx_id)
         first = false;
         job.bytes = bytes;
         job.command = tlm::TLM_READ_COMMAND;
-        job.address = kDiskBufferBase + offset;
+        job.address = fcal::disk::kDiskBufferBase + offset;
         offset += bytes;
         const bool last = offset == size;
         job.done = [this, rx_id, last] {

@@ -16,7 +16,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "fcp/exchange.hpp"
-#include "hba/disk_command.hpp"
+#include "disk/disk_command.hpp"
 #include "hba/dma_engine.hpp"
 #include "hba/hba_params.hpp"
 #include "hba/service_queue.hpp"
@@ -24,7 +24,7 @@
 
 namespace fcal::hba {
 
-class TargetHba : public sc_core::sc_module, public loop::PortUser, public DiskReady {
+class TargetHba : public sc_core::sc_module, public loop::PortUser, public fcal::disk::DiskReady {
 public:
     tlm_utils::simple_initiator_socket<TargetHba> disk;
 

@@ -1,6 +1,5 @@
 #include "loop/transmit_queue.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace fcal::loop {
@@ -36,16 +35,14 @@ OutgoingFrame TransmitQueue::pop_for(phy::AlPa dest)
 
 const OutgoingFrame* FifoTransmitQueue::front_for(phy::AlPa dest) const
 {
-    auto it = std::find_if(frames_.begin(), frames_.end(), [dest](const OutgoingFrame& f) { return f.frame->destination == dest; });
+    auto it = oldest_for(frames_, dest);
     return it == frames_.end() ? nullptr : &*it;
 }
 
 OutgoingFrame FifoTransmitQueue::do_pop_for(phy::AlPa dest)
 {
-    auto it = std::find_if(frames_.begin(), frames_.end(), [dest](const OutgoingFrame& f) { return f.frame->destination == dest; });
-    if (it == frames_.end()) throw std::logic_error("FifoTransmitQueue::pop_for: no frame for destination");
-    OutgoingFrame out = std::move(*it);
-    frames_.erase(it);
+    OutgoingFrame out;
+    if (!take_oldest_for(frames_, dest, out)) throw std::logic_error("FifoTransmitQueue::pop_for: no frame for destination");
     return out;
 }
 

@@ -62,6 +62,25 @@ private:
     std::function<void()> space_listener_;
 };
 
+// The oldest frame for `dest` in an age-ordered list of frames, or end().
+inline std::deque<OutgoingFrame>::const_iterator oldest_for(const std::deque<OutgoingFrame>& frames, phy::AlPa dest)
+{
+    for (auto it = frames.begin(); it != frames.end(); ++it)
+        if (it->frame->destination == dest) return it;
+    return frames.end();
+}
+
+// Removes the oldest frame for `dest` from `frames` into `out`; false if there is none.
+inline bool take_oldest_for(std::deque<OutgoingFrame>& frames, phy::AlPa dest, OutgoingFrame& out)
+{
+    const auto it = oldest_for(frames, dest);
+    if (it == frames.end()) return false;
+    const auto pos = frames.begin() + (it - frames.cbegin());
+    out = std::move(*pos);
+    frames.erase(pos);
+    return true;
+}
+
 // Plain first-in first-out without a limit: frames leave in the order queued; while a circuit is
 // open the oldest frame for its destination goes next.
 class FifoTransmitQueue : public TransmitQueue {

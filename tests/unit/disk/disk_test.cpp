@@ -26,7 +26,7 @@ namespace {
 const sc_time kService64k(3.31072, SC_MS);
 
 // Plays the target HBA: issues commands and buffer accesses, records disk_ready times.
-struct Bench : sc_core::sc_module, hba::DiskReady {
+struct Bench : sc_core::sc_module, disk::DiskReady {
     tlm_utils::simple_initiator_socket<Bench> out;
     disk::Disk disk;
     std::map<std::uint64_t, sc_time> ready;
@@ -48,13 +48,13 @@ struct Bench : sc_core::sc_module, hba::DiskReady {
                                      sc_time delay = SC_ZERO_TIME)
     {
         tlm::tlm_generic_payload trans;
-        hba::DiskCommand cmd;
+        disk::DiskCommand cmd;
         cmd.read = read;
         cmd.bytes = bytes;
         cmd.tag = tag;
         cmd.done = this;
         trans.set_command(tlm::TLM_WRITE_COMMAND);
-        trans.set_address(hba::kDiskCommandAddress);
+        trans.set_address(disk::kDiskCommandAddress);
         trans.set_data_length(0);
         trans.set_extension(&cmd);
         out->b_transport(trans, delay);
@@ -67,7 +67,7 @@ struct Bench : sc_core::sc_module, hba::DiskReady {
         std::vector<unsigned char> buffer(bytes, 0xAA);
         tlm::tlm_generic_payload trans;
         trans.set_command(command);
-        trans.set_address(hba::kDiskBufferBase + offset);
+        trans.set_address(disk::kDiskBufferBase + offset);
         trans.set_data_ptr(buffer.data());
         trans.set_data_length(bytes);
         trans.set_streaming_width(bytes);
@@ -213,7 +213,7 @@ TEST_CASE("Disk rejects malformed transactions", "[disk]")
     tlm::tlm_generic_payload trans;
     sc_time delay = SC_ZERO_TIME;
     trans.set_command(tlm::TLM_WRITE_COMMAND);
-    trans.set_address(hba::kDiskCommandAddress);
+    trans.set_address(disk::kDiskCommandAddress);
     trans.set_data_length(0);
     bench.out->b_transport(trans, delay);  // no DiskCommand extension
     REQUIRE(trans.get_response_status() == tlm::TLM_COMMAND_ERROR_RESPONSE);

@@ -1,6 +1,6 @@
 #pragma once
-// How the target HBA talks to its disk over TLM-2.0 (the disk is a TLM target; hba sits below
-// disk in the layering, so the protocol is defined here).
+// How the target HBA talks to its disk over TLM-2.0. The disk is a TLM target and the protocol is
+// its own: the disk layer sits below the HBA, which drives it.
 //
 // - A command is a tlm_generic_payload WRITE to address kDiskCommandAddress, data length 0, with a
 //   DiskCommand extension. The disk answers TLM_OK_RESPONSE when it accepted it, or
@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <tlm>
 
-namespace fcal::hba {
+namespace fcal::disk {
 
 constexpr std::uint64_t kDiskCommandAddress = 0;
 constexpr std::uint64_t kDiskBufferBase = 0x100000000ULL;
@@ -33,4 +33,4 @@ struct DiskCommand : tlm::tlm_extension<DiskCommand> {
     void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const DiskCommand&>(other); }
 };
 
-}  // namespace fcal::hba
+}  // namespace fcal::disk
