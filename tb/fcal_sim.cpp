@@ -39,6 +39,15 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
     std::printf("  controller port    arbitration wait mean %.2f us, max %.2f us; loop tenancy %.1f%%\n",
                 ctl["arbitration_wait_mean_us"].get<double>(), ctl["arbitration_wait_max_us"].get<double>(),
                 ctl["tenancy_share"].get<double>() * 100);
+    const auto& m = r["disk_mechanics"];
+    if (c.disk.model == disk::DiskModel::Zoned)
+        std::printf("  zoned disks        capacity %.3f GB each (%u cylinders x %u heads, %u rpm); mean seek %.1f us, rotation %.1f us, transfer %.1f us\n",
+                    m["capacity_bytes"].get<std::uint64_t>() / 1e9, c.disk.cylinders, c.disk.heads,
+                    static_cast<unsigned>(c.disk.rpm), m["mean_seek_us"].get<double>(), m["mean_rotation_us"].get<double>(),
+                    m["mean_transfer_us"].get<double>());
+    if (r["task_set_full_retries"].get<std::uint64_t>() > 0)
+        std::printf("  TASK SET FULL      %llu commands retried\n",
+                    static_cast<unsigned long long>(r["task_set_full_retries"].get<std::uint64_t>()));
     double tenancy = 0;
     for (const auto& p : r["ports"]) tenancy += p["tenancy_share"].get<double>();
     std::printf("  loop               owned %.1f%% of the time; simulated %.6f s in %.3f s wall\n", tenancy * 100,

@@ -1,13 +1,28 @@
 #pragma once
-// How the target HBA talks to its disk over TLM-2.0. The disk is a TLM target and the protocol is
-// its own: the disk layer sits below the HBA, which drives it.
+// The disk's TLM-2.0 protocol (docs/model.md, "The disks: the TLM-2.0 protocol"). The disk is a TLM
+// target and the protocol is its own: the disk layer sits below the HBA, which drives it. Blocking
+// transport (b_transport), loosely timed: every annotated delay is honoured, on both phases, as the
+// time at which the transaction takes effect (sc_time_stamp() + delay).
 //
-// - A command is a tlm_generic_payload WRITE to address kDiskCommandAddress, data length 0, with a
-//   DiskCommand extension. The disk answers TLM_OK_RESPONSE when it accepted it, or
-//   TLM_GENERIC_ERROR_RESPONSE when all its queue slots are taken.
-// - Data moves by plain READ/WRITE payloads at kDiskBufferBase + offset (the disk's buffer).
-// - The disk calls DiskCommand::done->disk_ready(tag) when a read's data is in its buffer, or when a
-//   write (issued after its data arrived) is on the medium (write-through).
+// Command phase: a tlm_generic_payload WRITE to kDiskCommandAddress, data length 0, carrying a
+// DiskCommand extension.
+// - kind New: a new command (a SCSI task). The disk answers TLM_OK_RESPONSE and status Accepted when
+//   it took a queue slot for it, or TLM_OK_RESPONSE and status TaskSetFull when every slot is taken
+//   (the initiator must answer its initiator with TASK SET FULL; the disk keeps nothing). A read may
+//   be served at once; a write waits for its data.
+// - kind WriteDataIn: all data of the write `tag` is in the disk's buffer; the disk may now write it.
+// Malformed transactions get TLM_COMMAND_ERROR_RESPONSE (unknown tag, wrong kind, no extension).
+//
+// Data phase: plain READ/WRITE payloads at buffer_address(tag, offset), the command's bytes in the
+// disk's buffer. A read of bytes the disk has not yet announced (read_data or disk_ready) is refused
+// with TLM_GENERIC_ERROR_RESPONSE. Bytes read leave the buffer, freeing room, at sc_time_stamp() + delay.
+//
+// Backward path, through the DiskReady the command names (calls happen at the simulated time of the
+// event, never earlier):
+// - read_data(tag, bytes): the first `bytes` of read `tag` are in the buffer (the buffer's full
+//   ratio reached while the media read goes on: the initiator should start moving them);
+// - disk_ready(tag): the command is complete and its queue slot free. A read's data are then all in
+//   the buffer; a write's data are on the medium (write-through) or in the write cache (write-back).
 #include <cstdint>
 #include <tlm>
 
@@ -15,19 +30,31 @@ namespace fcal::disk {
 
 constexpr std::uint64_t kDiskCommandAddress = 0;
 constexpr std::uint64_t kDiskBufferBase = 0x100000000ULL;
+// Buffer addresses: base + tag * kDiskBufferSpan + offset (commands move at most 4 GiB - 1 bytes).
+constexpr std::uint64_t kDiskBufferSpan = 0x100000000ULL;
+constexpr std::uint64_t buffer_address(std::uint64_t tag, std::uint32_t offset)
+{
+    return kDiskBufferBase + tag * kDiskBufferSpan + offset;
+}
 
 class DiskReady {
 public:
     virtual ~DiskReady() = default;
     virtual void disk_ready(std::uint64_t tag) = 0;
+    virtual void read_data(std::uint64_t /*tag*/, std::uint32_t /*bytes*/) {}
 };
 
+enum class CommandKind { New, WriteDataIn };
+enum class CommandStatus { Accepted, TaskSetFull };
+
 struct DiskCommand : tlm::tlm_extension<DiskCommand> {
+    CommandKind kind = CommandKind::New;
     bool read = true;
     std::uint32_t bytes = 0;
-    std::uint64_t lba = 0;
-    std::uint64_t tag = 0;
+    std::uint64_t lba = 0;  // in the disk's sectors
+    std::uint64_t tag = 0;  // unique among the commands the initiator has at the disk (RX_ID)
     DiskReady* done = nullptr;
+    CommandStatus status = CommandStatus::Accepted;  // set by the disk (kind New)
 
     tlm::tlm_extension_base* clone() const override { return new DiskCommand(*this); }
     void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const DiskCommand&>(other); }

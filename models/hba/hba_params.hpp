@@ -18,6 +18,7 @@ struct HbaParams {
     std::uint32_t max_payload{};          // bytes of data payload per frame
     std::uint32_t burst_bytes{};          // target: bytes per XFER_RDY, 0 = whole transfer
     CommandFirst cmdf;                    // initiator: the Command-First Algorithm's switches
+    sc_core::sc_time task_set_full_retry; // initiator: wait before reissuing a command refused with TASK SET FULL
 };
 
 }  // namespace fcal::hba

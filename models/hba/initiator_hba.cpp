@@ -14,6 +14,19 @@ InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params
     port_.set_user(this);
     transmit_queue->set_space_listener([this] { push_held(); });
     port_.set_transmit_queue(std::move(transmit_queue));
+    SC_METHOD(retry_due);
+    sensitive << retry_event_;
+    dont_initialize();
+}
+
+void InitiatorHba::retry_due()
+{
+    while (!retries_.empty() && retries_.front().first <= sc_time_stamp()) {
+        IoRequest* io = retries_.front().second;
+        retries_.pop_front();
+        submit(io);
+    }
+    if (!retries_.empty()) retry_event_.notify(retries_.front().first - sc_time_stamp());
 }
 
 // Hand a frame to the outgoing FIFO, or hold it while its FIFO is full.
@@ -159,6 +172,15 @@ void InitiatorHba::handle(const fcp::FcFrame& f)
         break;
     }
     case fcp::InformationUnit::Response:
+        if (f.response.status == fcp::ScsiStatus::TaskSetFull) {
+            // The disk's task set is full: hold the request and issue it again later.
+            IoRequest* io = a.io;
+            exchanges_.erase(ox_id);
+            ++task_set_full_retries_;
+            retries_.emplace_back(sc_time_stamp() + params_.task_set_full_retry, io);
+            if (retries_.size() == 1) retry_event_.notify(params_.task_set_full_retry);
+            break;
+        }
         if (a.data_jobs_pending > 0)
             a.response_waiting = true;
         else

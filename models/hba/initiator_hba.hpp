@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <utility>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "fcp/exchange.hpp"
@@ -32,6 +33,7 @@ public:
 
     // `transmit_queue` is the outgoing frame FIFO (the Command-First reference model or the RTL);
     // the HBA installs it in its port.
+    SC_HAS_PROCESS(InitiatorHba);
     InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port,
                  std::unique_ptr<loop::TransmitQueue> transmit_queue);
 
@@ -48,6 +50,10 @@ public:
     std::size_t outstanding() const { return exchanges_.size(); }
     // Frames that found their FIFO full and waited in the HBA (back-pressure).
     std::uint64_t frames_held() const { return frames_held_; }
+    // Commands the disks answered TASK SET FULL, each reissued once more.
+    std::uint64_t task_set_full_retries() const { return task_set_full_retries_; }
+    // Requests waiting now to be reissued.
+    std::size_t retries_waiting() const { return retries_.size(); }
     loop::LPort& port() { return port_; }
     const ServiceQueue& processor() const { return cpu_; }
     const DmaEngine& dma() const { return dma_; }
@@ -66,6 +72,7 @@ private:
     void push_held();
     void handle(const fcp::FcFrame& frame);
     void deliver_response(std::uint16_t ox_id);
+    void retry_due();  // SC_METHOD on retry_event_
     std::uint16_t next_ox_id();
     Active& active(std::uint16_t ox_id);
 
@@ -87,6 +94,10 @@ private:
     std::array<std::deque<Held>, 3> held_;  // by loop::FrameClass
     std::uint64_t held_numbers_ = 0;
     std::uint64_t frames_held_ = 0;
+    // Requests refused with TASK SET FULL, in the order they are due (the delay is one constant).
+    std::deque<std::pair<sc_core::sc_time, IoRequest*>> retries_;
+    sc_core::sc_event retry_event_;
+    std::uint64_t task_set_full_retries_ = 0;
 };
 
 }  // namespace fcal::hba

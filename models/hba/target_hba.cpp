@@ -52,7 +52,7 @@ void TargetHba::handle(const fcp::FcFrame& f)
     job.transfer = a.burst_transfer;
     job.bytes = f.payload_bytes;
     job.command = tlm::TLM_WRITE_COMMAND;
-    job.address = fcal::disk::kDiskBufferBase + f.relative_offset;
+    job.address = fcal::disk::buffer_address(rx_id, f.relative_offset);
     const bool burst_done = f.relative_offset + f.payload_bytes == a.burst_end;
     job.done = [this, rx_id, burst_done] {
         if (!burst_done) return;
@@ -61,28 +61,33 @@ void TargetHba::handle(const fcp::FcFrame& f)
         if (x.exchange->bytes_remaining_to_request() > 0)
             send_xfer_rdy(rx_id);
         else
-            issue_disk(rx_id);  // all data is in the buffer: write through to the medium
+            disk_command(rx_id, fcal::disk::CommandKind::WriteDataIn);  // all data is in the buffer
     };
     dma_.request(std::move(job));
 }
 
 void TargetHba::start_command(std::uint16_t rx_id)
 {
-    if (active(rx_id).exchange->spec().direction == fcp::DataDirection::Read)
-        issue_disk(rx_id);
-    else
-        send_xfer_rdy(rx_id);
+    // The disk takes the task into its task set now, or refuses it (TASK SET FULL).
+    if (!disk_command(rx_id, fcal::disk::CommandKind::New)) {
+        refuse(rx_id);
+        return;
+    }
+    if (active(rx_id).exchange->spec().direction == fcp::DataDirection::Write) send_xfer_rdy(rx_id);
 }
 
-bool TargetHba::try_disk(std::uint16_t rx_id)
+// One command-phase transaction of the disk's protocol (disk/disk_command.hpp); false when the disk
+// answered TASK SET FULL.
+bool TargetHba::disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind)
 {
     const fcp::ExchangeSpec& spec = active(rx_id).exchange->spec();
-    fcal::disk::DiskCommand* cmd = new fcal::disk::DiskCommand;
-    cmd->read = spec.direction == fcp::DataDirection::Read;
-    cmd->bytes = spec.size_bytes;
-    cmd->lba = spec.lba;
-    cmd->tag = rx_id;
-    cmd->done = this;
+    fcal::disk::DiskCommand cmd;
+    cmd.kind = kind;
+    cmd.read = spec.direction == fcp::DataDirection::Read;
+    cmd.bytes = spec.size_bytes;
+    cmd.lba = spec.lba;
+    cmd.tag = rx_id;
+    cmd.done = this;
     tlm::tlm_generic_payload gp;
     gp.set_command(tlm::TLM_WRITE_COMMAND);
     gp.set_address(fcal::disk::kDiskCommandAddress);
@@ -91,38 +96,52 @@ bool TargetHba::try_disk(std::uint16_t rx_id)
     gp.set_streaming_width(0);
     gp.set_byte_enable_ptr(nullptr);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    gp.set_extension(cmd);
+    gp.set_extension(&cmd);
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     disk->b_transport(gp, t);
-    gp.clear_extension(cmd);
-    delete cmd;
-    return gp.is_response_ok();
+    gp.clear_extension(&cmd);
+    if (!gp.is_response_ok())
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the disk refused a command: " + gp.get_response_string()).c_str());
+    return cmd.status == fcal::disk::CommandStatus::Accepted;
 }
 
-void TargetHba::issue_disk(std::uint16_t rx_id)
+void TargetHba::refuse(std::uint16_t rx_id)
 {
-    if (!disk_waiting_.empty() || !try_disk(rx_id)) disk_waiting_.push_back(rx_id);
+    ++task_set_full_;
+    cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id] {
+        port_.queue_frame(active(rx_id).exchange->make_response(fcp::ScsiStatus::TaskSetFull));
+        exchanges_.erase(rx_id);
+    });
+}
+
+void TargetHba::read_data(std::uint64_t tag, std::uint32_t bytes)
+{
+    // Whole frames only: the rest follows with the next announcement.
+    const std::uint32_t upto = bytes / params_.max_payload * params_.max_payload;
+    send_read_data(static_cast<std::uint16_t>(tag), upto);
 }
 
 void TargetHba::disk_ready(std::uint64_t tag)
 {
     const auto rx_id = static_cast<std::uint16_t>(tag);
-    // A slot is free again: the oldest waiting command goes to the disk.
-    while (!disk_waiting_.empty() && try_disk(disk_waiting_.front())) disk_waiting_.pop_front();
-    if (active(rx_id).exchange->spec().direction == fcp::DataDirection::Read)
-        send_read_data(rx_id);
+    Active& a = active(rx_id);
+    if (a.exchange->spec().direction == fcp::DataDirection::Read)
+        send_read_data(rx_id, a.exchange->spec().size_bytes);
     else
         cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id] { send_response(rx_id); });
 }
 
-void TargetHba::send_read_data(std::uint16_t rx_id)
+// DMA the read data from a.read_queued up to `upto` out of the disk's buffer as one transfer; the
+// FCP_RSP follows the frame that ends the read.
+void TargetHba::send_read_data(std::uint16_t rx_id, std::uint32_t upto)
 {
     Active& a = active(rx_id);
+    if (upto <= a.read_queued) return;
     const std::uint64_t transfer = dma_.new_transfer();
-    std::uint32_t offset = 0;
+    std::uint32_t offset = a.read_queued;
     const std::uint32_t size = a.exchange->spec().size_bytes;
     bool first = true;
-    while (offset < size) {
+    while (offset < upto) {
         const std::uint32_t bytes = std::min(params_.max_payload, size - offset);
         DmaJob job;
         job.transfer = transfer;
@@ -130,7 +149,7 @@ void TargetHba::send_read_data(std::uint16_t rx_id)
         first = false;
         job.bytes = bytes;
         job.command = tlm::TLM_READ_COMMAND;
-        job.address = fcal::disk::kDiskBufferBase + offset;
+        job.address = fcal::disk::buffer_address(rx_id, offset);
         offset += bytes;
         const bool last = offset == size;
         job.done = [this, rx_id, last] {
@@ -139,6 +158,7 @@ void TargetHba::send_read_data(std::uint16_t rx_id)
         };
         dma_.request(std::move(job));
     }
+    a.read_queued = offset;
 }
 
 void TargetHba::send_xfer_rdy(std::uint16_t rx_id)

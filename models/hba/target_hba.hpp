@@ -3,14 +3,15 @@
 // TLM-2.0 initiator socket to the disk (commands and its buffer, see disk_command.hpp).
 //
 // FCP_CMND: frame_proc (buffer freed) -> single frame transfer to the disk controller -> cmd_exec.
-//   Read:  disk command; when the data is ready, DMA from the disk buffer (scheduler overhead once),
-//          one FCP_DATA queued as each frame's bytes arrive; after the last, build FCP_RSP.
+//   The command goes to the disk at once (read or write); if the disk answers TASK SET FULL, the
+//   HBA builds an FCP_RSP with that status and the exchange ends (nothing waits in the HBA).
+//   Read:  whenever the disk announces data in its buffer (read_data, or disk_ready for the rest),
+//          DMA those whole frames from the buffer as one transfer (scheduler overhead once), one
+//          FCP_DATA queued as each frame's bytes arrive; after the last, build FCP_RSP.
 //   Write: build FCP_XFER_RDY for the first burst; each FCP_DATA: frame_proc -> DMA into the disk
 //          buffer (overhead once per burst); burst complete -> next FCP_XFER_RDY, or, when all data
-//          is in, the disk write (write-through); when it is on the medium, build FCP_RSP.
-// Building an FCP_XFER_RDY or FCP_RSP takes rsp_gen on the main processor. Commands beyond the
-// disk's queue slots wait in the HBA.
-#include <deque>
+//          is in, tell the disk (WriteDataIn); when the disk reports it done, build FCP_RSP.
+// Building an FCP_XFER_RDY or FCP_RSP takes rsp_gen on the main processor.
 #include <map>
 #include <memory>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -32,8 +33,11 @@ public:
 
     void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
     void disk_ready(std::uint64_t tag) override;
+    void read_data(std::uint64_t tag, std::uint32_t bytes) override;
 
     std::size_t open_exchanges() const { return exchanges_.size(); }
+    // Commands answered TASK SET FULL because the disk had no free queue slot.
+    std::uint64_t task_set_full() const { return task_set_full_; }
     loop::LPort& port() { return port_; }
 
 private:
@@ -41,12 +45,13 @@ private:
         std::unique_ptr<fcp::Exchange> exchange;
         std::uint64_t burst_transfer = 0;
         std::uint32_t burst_end = 0;  // write: offset the current burst ends at
+        std::uint32_t read_queued = 0;  // read: bytes handed to the DMA engine
     };
     void handle(const fcp::FcFrame& frame);
     void start_command(std::uint16_t rx_id);
-    void issue_disk(std::uint16_t rx_id);
-    bool try_disk(std::uint16_t rx_id);
-    void send_read_data(std::uint16_t rx_id);
+    bool disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind);
+    void send_read_data(std::uint16_t rx_id, std::uint32_t upto);
+    void refuse(std::uint16_t rx_id);
     void send_xfer_rdy(std::uint16_t rx_id);
     void send_response(std::uint16_t rx_id);
     Active& active(std::uint16_t rx_id);
@@ -57,7 +62,7 @@ private:
     ServiceQueue frame_proc_;
     DmaEngine dma_;
     std::map<std::uint16_t, Active> exchanges_;  // by RX_ID
-    std::deque<std::uint16_t> disk_waiting_;     // commands the disk had no slot for
+    std::uint64_t task_set_full_ = 0;
     std::uint16_t last_rx_id_ = 0;
 };
 

@@ -602,6 +602,8 @@ ParameterTable fcal_parameters()
     t.add(choice("initiator.dma_policy", "fcfs", {"fcfs", "round_robin"}, "order in which the DMA scheduler serves transfers"));
     t.add(non_negative("initiator.frame_proc_ns", 400.0, "ns", "processing of each incoming frame"));
     t.add(non_negative("initiator.sft_us", 20.2, "us", "single-frame transfer that delivers an FCP_RSP to host memory"));
+    t.add(non_negative("initiator.task_set_full_retry_us", 500.0, "us",
+                       "wait before a command a disk answered TASK SET FULL is issued again"));
     t.add(integer("initiator.max_outstanding", 255, 1, 65535, "requests",
                   "requests the driver keeps in the HBA at once; the rest wait in the driver"));
     // The outgoing descriptor FIFOs (docs/model.md, "The transmit queue"); the RTL's tags are 8 bits.
@@ -633,7 +635,33 @@ ParameterTable fcal_parameters()
     t.add(integer("disk.count", 16, 1, 125, "disks", "disks on the loop"));
     t.add(non_negative("disk.access_ms", 2.0, "ms", "access time per command before data moves"));
     t.add(positive("disk.rate_mbs", 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)"));
-    t.add(integer("disk.queue_slots", 16, 1, 1024, "commands", "commands a disk accepts at once"));
+    t.add(integer("disk.queue_slots", 16, 1, 1024, "commands",
+                  "commands a disk accepts at once; one more is answered TASK SET FULL"));
+    // Fixed and zoned disks (docs/model.md, "The disks"); the zoned defaults are the Seagate
+    // ST3500630NS of docs/model.md's drive table (configs/disks/).
+    t.add(choice("disk.model", "fixed", {"fixed", "zoned"},
+                 "fixed: disk.access_ms + size / disk.rate_mbs; zoned: the mechanical model (seek, rotation, zones, buffer)"));
+    t.add(choice("disk.access_dist", "constant", {"constant", "uniform", "exponential"},
+                 "fixed model: distribution of the access time, mean disk.access_ms (uniform on [0, 2 mean])"));
+    t.add(positive("disk.rpm", 7200.0, "rpm", "zoned: spindle speed; one revolution R_max = 60000 / rpm ms"));
+    t.add(integer("disk.cylinders", 60801, 3, 10000000, "cylinders", "zoned: cylinders"));
+    t.add(integer("disk.heads", 15, 1, 255, "heads", "zoned: recording surfaces (tracks per cylinder)"));
+    t.add(bytes("disk.sector_bytes", 512, 256, 65536, "zoned: sector size, the LBA unit"));
+    t.add(positive("disk.sector_time_inner_ms", 0.012064, "ms", "zoned: time of one sector on the innermost track (t_max)"));
+    t.add(positive("disk.sector_time_outer_ms", 0.005976, "ms", "zoned: time of one sector on the outermost track (t_min)"));
+    t.add(non_negative("disk.seek_read_min_ms", 0.8, "ms", "zoned: read seek over one cylinder (track to track)"));
+    t.add(non_negative("disk.seek_read_max_ms", 17.0, "ms", "zoned: read seek over every cylinder (full stroke)"));
+    t.add(non_negative("disk.seek_write_min_ms", 1.0, "ms", "zoned: write seek over one cylinder (track to track)"));
+    t.add(non_negative("disk.seek_write_max_ms", 18.0, "ms", "zoned: write seek over every cylinder (full stroke)"));
+    t.add(choice("disk.positioning", "physical", {"physical", "stochastic"},
+                 "zoned: physical = head position and spindle phase are state; stochastic = independent draws (f_D)"));
+    t.add(choice("disk.scheduler", "fcfs", {"fcfs", "sptf"},
+                 "zoned: order of the queued commands; sptf = shortest positioning time first (physical only)"));
+    t.add(boolean("disk.write_cache", false, "zoned: write-back (complete once in the buffer) instead of write-through"));
+    t.add(integer("disk.buffer_kib", 1024, 8, 4194304, "KiB", "zoned: buffer for read streaming, and the write cache's limit"));
+    t.add(real("disk.buffer_full_ratio", 0.25, 0.0, "",
+               "zoned: read data go to the HBA when the buffer holds this share of it or the rest of the I/O", true, 1.0));
+    t.add(non_negative("disk.command_overhead_us", 0.0, "us", "zoned: controller firmware time per command"));
 
     // Workload and measurement window (docs/model.md, "The workloads", "Statistics and the
     // measurement window").

@@ -61,7 +61,75 @@ void write_hba(const HbaConfig& hba, nlohmann::json& j)
     j["sft_us"] = hba.sft_us;
 }
 
+void read_disk_models(const ParameterTable& t, DiskConfig& d)
+{
+    d.model = t.get_string("disk.model") == "zoned" ? disk::DiskModel::Zoned : disk::DiskModel::Fixed;
+    const std::string dist = t.get_string("disk.access_dist");
+    d.access_dist = dist == "uniform" ? disk::AccessDist::Uniform
+                    : dist == "exponential" ? disk::AccessDist::Exponential
+                                            : disk::AccessDist::Constant;
+    d.rpm = t.get_real("disk.rpm");
+    d.cylinders = get_unsigned(t, "disk.cylinders");
+    d.heads = get_unsigned(t, "disk.heads");
+    d.sector_bytes = static_cast<std::uint32_t>(t.get_bytes("disk.sector_bytes"));
+    d.sector_time_inner_ms = t.get_real("disk.sector_time_inner_ms");
+    d.sector_time_outer_ms = t.get_real("disk.sector_time_outer_ms");
+    d.seek_read_min_ms = t.get_real("disk.seek_read_min_ms");
+    d.seek_read_max_ms = t.get_real("disk.seek_read_max_ms");
+    d.seek_write_min_ms = t.get_real("disk.seek_write_min_ms");
+    d.seek_write_max_ms = t.get_real("disk.seek_write_max_ms");
+    d.positioning = t.get_string("disk.positioning") == "stochastic" ? disk::PositioningMode::Stochastic
+                                                                      : disk::PositioningMode::Physical;
+    d.scheduler = t.get_string("disk.scheduler") == "sptf" ? disk::Scheduler::Sptf : disk::Scheduler::Fcfs;
+    d.write_cache = t.get_bool("disk.write_cache");
+    d.buffer_kib = get_unsigned(t, "disk.buffer_kib");
+    d.buffer_full_ratio = t.get_real("disk.buffer_full_ratio");
+    d.command_overhead_us = t.get_real("disk.command_overhead_us");
+    if (d.scheduler == disk::Scheduler::Sptf &&
+        (d.model != disk::DiskModel::Zoned || d.positioning != disk::PositioningMode::Physical))
+        throw ConfigError("disk.scheduler: sptf needs disk.model=zoned and disk.positioning=physical");
+    if (d.model != disk::DiskModel::Zoned) return;
+    if (d.sector_time_inner_ms < d.sector_time_outer_ms)
+        throw ConfigError("disk.sector_time_inner_ms: must be >= disk.sector_time_outer_ms (inner tracks hold fewer sectors)");
+    if (d.sector_time_inner_ms > 60000.0 / d.rpm)
+        throw ConfigError("disk.sector_time_inner_ms: longer than one revolution (60000 / disk.rpm ms)");
+    if (d.seek_read_min_ms > d.seek_read_max_ms)
+        throw ConfigError("disk.seek_read_min_ms: exceeds disk.seek_read_max_ms");
+    if (d.seek_write_min_ms > d.seek_write_max_ms)
+        throw ConfigError("disk.seek_write_min_ms: exceeds disk.seek_write_max_ms");
+}
+
 }  // namespace
+
+disk::DiskParams disk_params(const SimConfig& c, unsigned index)
+{
+    const DiskConfig& d = c.disk;
+    disk::DiskParams p;
+    p.model = d.model;
+    p.queue_slots = d.queue_slots;
+    // One stream per disk, fixed by the workload's seed and the disk's index.
+    p.seed = (c.workload.seed + 1) * 0x9E3779B97F4A7C15ULL ^ (index + 1ULL) * 0xBF58476D1CE4E5B9ULL;
+    p.access_time_s = d.access_ms * 1e-3;
+    p.access_dist = d.access_dist;
+    p.media_rate_bytes_per_s = d.rate_mbs * 1e6;
+    p.zoned.geometry.cylinders = d.cylinders;
+    p.zoned.geometry.heads = d.heads;
+    p.zoned.geometry.sector_bytes = d.sector_bytes;
+    p.zoned.geometry.revolution_s = 60.0 / d.rpm;
+    p.zoned.geometry.sector_time_inner_s = d.sector_time_inner_ms * 1e-3;
+    p.zoned.geometry.sector_time_outer_s = d.sector_time_outer_ms * 1e-3;
+    p.zoned.seek_read_min_s = d.seek_read_min_ms * 1e-3;
+    p.zoned.seek_read_max_s = d.seek_read_max_ms * 1e-3;
+    p.zoned.seek_write_min_s = d.seek_write_min_ms * 1e-3;
+    p.zoned.seek_write_max_s = d.seek_write_max_ms * 1e-3;
+    p.zoned.positioning = d.positioning;
+    p.zoned.command_overhead_s = d.command_overhead_us * 1e-6;
+    p.scheduler = d.scheduler;
+    p.write_cache = d.write_cache;
+    p.buffer_bytes = static_cast<std::uint64_t>(d.buffer_kib) * 1024;
+    p.buffer_full_ratio = d.buffer_full_ratio;
+    return p;
+}
 
 SimConfig build_config(const ParameterTable& t)
 {
@@ -85,6 +153,7 @@ SimConfig build_config(const ParameterTable& t)
     c.disk.access_ms = t.get_real("disk.access_ms");
     c.disk.rate_mbs = t.get_real("disk.rate_mbs");
     c.disk.queue_slots = get_unsigned(t, "disk.queue_slots");
+    read_disk_models(t, c.disk);
 
     c.loop.rate = phy::parse_line_rate(t.get_string("loop.speed"));
     const unsigned needed = c.disk.count + 1;
@@ -103,6 +172,7 @@ SimConfig build_config(const ParameterTable& t)
     c.initiator.dma_policy =
         t.get_string("initiator.dma_policy") == "round_robin" ? hba::DmaPolicy::RoundRobin : hba::DmaPolicy::Fcfs;
     c.initiator.max_outstanding = get_unsigned(t, "initiator.max_outstanding");
+    c.initiator.task_set_full_retry_us = t.get_real("initiator.task_set_full_retry_us");
     c.initiator.tx_fifo_frames = get_unsigned(t, "initiator.tx_fifo_frames");
     c.initiator.cmd_fifo_frames = get_unsigned(t, "initiator.cmd_fifo_frames");
 
@@ -127,6 +197,18 @@ SimConfig build_config(const ParameterTable& t)
     c.workload.seed = static_cast<std::uint64_t>(t.get_int("workload.seed"));
 
     c.time_limit_s = t.get_real("sim.time_limit_s");
+
+    if (c.disk.model == disk::DiskModel::Zoned) {
+        // A read streams through the buffer a media step (4 KiB) at a time and the HBA takes whole
+        // frames, so the buffer must hold a step beside a frame's worth left behind.
+        if (static_cast<std::uint64_t>(c.disk.buffer_kib) * 1024 < 4096 + 2ull * c.target.max_payload)
+            throw ConfigError("disk.buffer_kib: must hold 4 KiB + 2 x target.max_payload");
+        const disk::ZoneGeometry geometry(disk_params(c, 0).zoned.geometry);
+        const std::uint64_t io_sectors = (c.workload.io_size + c.disk.sector_bytes - 1) / c.disk.sector_bytes;
+        if (geometry.capacity_sectors() < io_sectors)
+            throw ConfigError("workload.io_size: larger than the zoned disk's capacity (" +
+                              std::to_string(geometry.capacity_bytes()) + " bytes)");
+    }
     return c;
 }
 
@@ -147,6 +229,7 @@ nlohmann::json to_json(const SimConfig& c)
     ini["xfer_rdy_us"] = c.initiator.xfer_rdy_us;
     ini["dma_policy"] = hba::to_string(c.initiator.dma_policy);
     ini["max_outstanding"] = c.initiator.max_outstanding;
+    ini["task_set_full_retry_us"] = c.initiator.task_set_full_retry_us;
     ini["tx_fifo_frames"] = c.initiator.tx_fifo_frames;
     ini["cmd_fifo_frames"] = c.initiator.cmd_fifo_frames;
 
@@ -159,7 +242,25 @@ nlohmann::json to_json(const SimConfig& c)
     j["disk"] = {{"count", c.disk.count},
                  {"access_ms", c.disk.access_ms},
                  {"rate_mbs", c.disk.rate_mbs},
-                 {"queue_slots", c.disk.queue_slots}};
+                 {"queue_slots", c.disk.queue_slots},
+                 {"model", disk::to_string(c.disk.model)},
+                 {"access_dist", disk::to_string(c.disk.access_dist)},
+                 {"rpm", c.disk.rpm},
+                 {"cylinders", c.disk.cylinders},
+                 {"heads", c.disk.heads},
+                 {"sector_bytes", c.disk.sector_bytes},
+                 {"sector_time_inner_ms", c.disk.sector_time_inner_ms},
+                 {"sector_time_outer_ms", c.disk.sector_time_outer_ms},
+                 {"seek_read_min_ms", c.disk.seek_read_min_ms},
+                 {"seek_read_max_ms", c.disk.seek_read_max_ms},
+                 {"seek_write_min_ms", c.disk.seek_write_min_ms},
+                 {"seek_write_max_ms", c.disk.seek_write_max_ms},
+                 {"positioning", disk::to_string(c.disk.positioning)},
+                 {"scheduler", disk::to_string(c.disk.scheduler)},
+                 {"write_cache", c.disk.write_cache},
+                 {"buffer_kib", c.disk.buffer_kib},
+                 {"buffer_full_ratio", c.disk.buffer_full_ratio},
+                 {"command_overhead_us", c.disk.command_overhead_us}};
     j["workload"] = {{"type", to_string(c.workload.type)},
                      {"queue_depth", c.workload.queue_depth},
                      {"io_size", c.workload.io_size},

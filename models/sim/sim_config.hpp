@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "disk/disk.hpp"
 #include "hba/command_first_queue.hpp"
 #include "hba/dma_engine.hpp"
 #include "phy/al_pa.hpp"
@@ -65,6 +66,7 @@ struct InitiatorConfig : HbaConfig {
     double xfer_rdy_us{};
     hba::DmaPolicy dma_policy{};
     unsigned max_outstanding{};
+    double task_set_full_retry_us{};
     unsigned tx_fifo_frames{};
     unsigned cmd_fifo_frames{};
 };
@@ -84,7 +86,24 @@ struct DiskConfig {
     double access_ms{};
     double rate_mbs{};  // 10^6 bytes per second
     unsigned queue_slots{};
+    disk::DiskModel model{};
+    disk::AccessDist access_dist{};
+    // Zoned model.
+    double rpm{};
+    unsigned cylinders{};
+    unsigned heads{};
+    std::uint32_t sector_bytes{};
+    double sector_time_inner_ms{}, sector_time_outer_ms{};
+    double seek_read_min_ms{}, seek_read_max_ms{};
+    double seek_write_min_ms{}, seek_write_max_ms{};
+    disk::PositioningMode positioning{};
+    disk::Scheduler scheduler{};
+    bool write_cache{};
+    unsigned buffer_kib{};
+    double buffer_full_ratio{};
+    double command_overhead_us{};
 };
+
 
 struct WorkloadConfig {
     WorkloadType type{};
@@ -114,6 +133,10 @@ struct SimConfig {
 // naming the key at fault.
 SimConfig build_config(const ParameterTable& table);
 SimConfig default_config();  // build_config(fcal_parameters())
+
+// The disk model's own parameters for disk `index` (its random stream is seeded from workload.seed
+// and the index).
+disk::DiskParams disk_params(const SimConfig& config, unsigned index);
 
 // Every resolved value, nested by key ({"loop":{"speed":"2GFC",...},...}); loads back as a
 // configuration file giving the same SimConfig.

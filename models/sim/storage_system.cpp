@@ -72,20 +72,17 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     memory_ = std::make_unique<host::HostMemory>("host_memory");
     hba::HbaParams ip = hba_params(config.initiator, config.initiator.xfer_rdy_us, 0, config.initiator.dma_policy);
     ip.cmdf = config.cmdf;  // the Command-First levels; the implementation is chosen below
+    ip.task_set_full_retry = sc_time(config.initiator.task_set_full_retry_us, SC_US);
     initiator_ = std::make_unique<hba::InitiatorHba>("initiator", ip, *loop_->find(config.initiator.al_pa),
                                                      make_controller_queue(ip.cmdf));
     initiator_->host_dma.bind(memory_->socket);
 
-    disk::DiskParams dp;
-    dp.access_time_s = config.disk.access_ms * 1e-3;
-    dp.media_rate_bytes_per_s = config.disk.rate_mbs * 1e6;
-    dp.queue_slots = config.disk.queue_slots;
     for (unsigned d = 0; d < disks; ++d) {
         const std::string n = std::to_string(d);
         targets_.push_back(std::make_unique<hba::TargetHba>(("target" + n).c_str(),
                                                             hba_params(config.target, config.target.rsp_gen_us, config.target.burst_bytes, hba::DmaPolicy::Fcfs),
                                                             *loop_->find(disk_al_pas_[d])));
-        disks_.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), dp));
+        disks_.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), disk_params(config, d)));
         targets_.back()->disk.bind(disks_.back()->socket);
     }
 
@@ -103,6 +100,11 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     wp.io_size_bytes = static_cast<std::uint32_t>(config.workload.io_size);
     wp.total_ios = 2 * config.workload.warmup_ios + config.workload.measured_ios;
     wp.seed = config.workload.seed;
+    if (config.disk.model == disk::DiskModel::Zoned) {
+        // LBAs uniform over the zoned disk's sectors (the fixed disk keeps the workload's own span).
+        wp.block_bytes = config.disk.sector_bytes;
+        wp.disk_capacity_blocks = disks_.front()->capacity_sectors();
+    }
     if (config.workload.type == WorkloadType::Closed)
         workload_ = std::make_unique<host::ClosedWorkload>("workload", *driver_, wp, config.workload.queue_depth);
     else
@@ -195,6 +197,39 @@ std::string StorageSystem::diagnose() const
     return out.str();
 }
 
+// What the disks' actuators did over the whole run (warm-up included), summed over the disks:
+// means per positioning, for checking the disk model against its formulas.
+nlohmann::json StorageSystem::disk_mechanics() const
+{
+    disk::DiskStats sum;
+    for (const auto& d : disks_) {
+        const disk::DiskStats& s = d->stats();
+        sum.positionings += s.positionings;
+        sum.overhead_s += s.overhead_s;
+        sum.seek_s += s.seek_s;
+        sum.rotation_s += s.rotation_s;
+        sum.transfer_s += s.transfer_s;
+        sum.commands_rejected += s.commands_rejected;
+        sum.announcements += s.announcements;
+        sum.media_pauses += s.media_pauses;
+        sum.writes_cached += s.writes_cached;
+    }
+    const double n = sum.positionings > 0 ? static_cast<double>(sum.positionings) : 1.0;
+    // The fixed disk has no geometry: 0.
+    const std::uint64_t capacity = disks_.front()->capacity_sectors() * config_.disk.sector_bytes;
+    return {{"model", disk::to_string(config_.disk.model)},
+            {"capacity_bytes", config_.disk.model == disk::DiskModel::Zoned ? capacity : 0},
+            {"positionings", sum.positionings},
+            {"mean_overhead_us", sum.overhead_s / n * 1e6},
+            {"mean_seek_us", sum.seek_s / n * 1e6},
+            {"mean_rotation_us", sum.rotation_s / n * 1e6},
+            {"mean_transfer_us", sum.transfer_s / n * 1e6},
+            {"task_set_full", sum.commands_rejected},
+            {"read_announcements", sum.announcements},
+            {"media_pauses", sum.media_pauses},
+            {"writes_cached", sum.writes_cached}};
+}
+
 nlohmann::json StorageSystem::results() const
 {
     nlohmann::json j = stats_->to_json();
@@ -204,6 +239,8 @@ nlohmann::json StorageSystem::results() const
     j["outstanding_ios"] = workload_->outstanding();
     j["warmup_ios"] = config_.workload.warmup_ios;
     j["tx_frames_held"] = initiator_->frames_held();
+    j["task_set_full_retries"] = initiator_->task_set_full_retries();
+    j["disk_mechanics"] = disk_mechanics();
     // How the simulation itself ran (deterministic, for benchmarks): L_Port process activations and
     // frames sent by all ports over the whole run.
     std::uint64_t frames = 0;

@@ -53,6 +53,7 @@ public:
 
 private:
     std::string diagnose() const;
+    nlohmann::json disk_mechanics() const;
     std::unique_ptr<loop::TransmitQueue> make_controller_queue(const hba::CommandFirst& policy);
 
     SimConfig config_;

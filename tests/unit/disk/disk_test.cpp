@@ -44,13 +44,43 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
         if (on_ready) on_ready(tag);
     }
 
+    // A new command; TLM_OK_RESPONSE with accepted() or task_set_full(), or an error.
     tlm::tlm_response_status command(bool read, std::uint32_t bytes, std::uint64_t tag,
-                                     sc_time delay = SC_ZERO_TIME)
+                                     sc_time delay = SC_ZERO_TIME, std::uint64_t lba = 0)
     {
         tlm::tlm_generic_payload trans;
         disk::DiskCommand cmd;
         cmd.read = read;
         cmd.bytes = bytes;
+        cmd.tag = tag;
+        cmd.lba = lba;
+        cmd.done = this;
+        trans.set_command(tlm::TLM_WRITE_COMMAND);
+        trans.set_address(disk::kDiskCommandAddress);
+        trans.set_data_length(0);
+        trans.set_extension(&cmd);
+        out->b_transport(trans, delay);
+        trans.clear_extension(&cmd);
+        last_status = cmd.status;
+        return trans.get_response_status();
+    }
+    bool accepted(bool read, std::uint32_t bytes, std::uint64_t tag, sc_time delay = SC_ZERO_TIME, std::uint64_t lba = 0)
+    {
+        return command(read, bytes, tag, delay, lba) == tlm::TLM_OK_RESPONSE &&
+               last_status == disk::CommandStatus::Accepted;
+    }
+    bool task_set_full(bool read, std::uint32_t bytes, std::uint64_t tag)
+    {
+        return command(read, bytes, tag) == tlm::TLM_OK_RESPONSE && last_status == disk::CommandStatus::TaskSetFull;
+    }
+
+    // All data of write `tag` is in the buffer.
+    tlm::tlm_response_status data_in(std::uint64_t tag, sc_time delay = SC_ZERO_TIME)
+    {
+        tlm::tlm_generic_payload trans;
+        disk::DiskCommand cmd;
+        cmd.kind = disk::CommandKind::WriteDataIn;
+        cmd.read = false;
         cmd.tag = tag;
         cmd.done = this;
         trans.set_command(tlm::TLM_WRITE_COMMAND);
@@ -62,19 +92,21 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
         return trans.get_response_status();
     }
 
-    tlm::tlm_response_status data(tlm::tlm_command command, std::uint64_t offset, std::uint32_t bytes)
+    tlm::tlm_response_status data(tlm::tlm_command command, std::uint64_t tag, std::uint32_t offset, std::uint32_t bytes,
+                                  sc_time delay = SC_ZERO_TIME)
     {
         std::vector<unsigned char> buffer(bytes, 0xAA);
         tlm::tlm_generic_payload trans;
         trans.set_command(command);
-        trans.set_address(disk::kDiskBufferBase + offset);
+        trans.set_address(disk::buffer_address(tag, offset));
         trans.set_data_ptr(buffer.data());
         trans.set_data_length(bytes);
         trans.set_streaming_width(bytes);
-        sc_time delay = SC_ZERO_TIME;
         out->b_transport(trans, delay);
         return trans.get_response_status();
     }
+
+    disk::CommandStatus last_status = disk::CommandStatus::Accepted;
 };
 
 disk::DiskParams baseline(unsigned slots = 8)
@@ -91,9 +123,8 @@ disk::DiskParams baseline(unsigned slots = 8)
 TEST_CASE("Disk read is ready after access time plus size over media rate", "[disk]")
 {
     Bench bench("bench", baseline());
-    REQUIRE(bench.disk.service_time(65536) == kService64k);
     sc_start(SC_ZERO_TIME);
-    REQUIRE(bench.command(true, 65536, 7) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.accepted(true, 65536, 7));
     REQUIRE(bench.disk.queued() == 1);
     sc_start(10, SC_MS);
     REQUIRE(bench.ready.size() == 1);
@@ -108,8 +139,8 @@ TEST_CASE("Disk serves two queued commands back to back", "[disk]")
 {
     Bench bench("bench", baseline());
     sc_start(SC_ZERO_TIME);
-    REQUIRE(bench.command(true, 65536, 1) == tlm::TLM_OK_RESPONSE);
-    REQUIRE(bench.command(true, 65536, 2) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.accepted(true, 65536, 1));
+    REQUIRE(bench.accepted(true, 65536, 2));
     sc_start(20, SC_MS);
     REQUIRE(bench.ready.at(1) == kService64k);
     REQUIRE(bench.ready.at(2) == sc_time(6.62144, SC_MS));  // 2 x 3.31072 ms
@@ -122,26 +153,27 @@ TEST_CASE("Disk serves commands of different sizes first come first served", "[d
 {
     Bench bench("bench", baseline());
     sc_start(SC_ZERO_TIME);
-    REQUIRE(bench.command(true, 1000000, 1) == tlm::TLM_OK_RESPONSE);  // 2 ms + 20 ms
-    REQUIRE(bench.command(false, 4096, 2) == tlm::TLM_OK_RESPONSE);    // 2 ms + 81.92 us
+    REQUIRE(bench.accepted(true, 1000000, 1));  // 2 ms + 20 ms
+    REQUIRE(bench.accepted(false, 4096, 2));    // 2 ms + 81.92 us
+    REQUIRE(bench.data_in(2) == tlm::TLM_OK_RESPONSE);
     sc_start(50, SC_MS);
     REQUIRE(bench.ready.at(1) == sc_time(22, SC_MS));
     REQUIRE(bench.ready.at(2) == sc_time(22, SC_MS) + sc_time(2081.92, SC_US));
 }
 
-TEST_CASE("Disk refuses a command when every queue slot is taken", "[disk]")
+TEST_CASE("Disk answers TASK SET FULL when every queue slot is taken", "[disk]")
 {
     Bench bench("bench", baseline(2));
     sc_start(SC_ZERO_TIME);
-    REQUIRE(bench.command(true, 65536, 1) == tlm::TLM_OK_RESPONSE);
-    REQUIRE(bench.command(true, 65536, 2) == tlm::TLM_OK_RESPONSE);
-    REQUIRE(bench.command(true, 65536, 3) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    REQUIRE(bench.accepted(true, 65536, 1));
+    REQUIRE(bench.accepted(true, 65536, 2));
+    REQUIRE(bench.task_set_full(true, 65536, 3));
     REQUIRE(bench.disk.queued() == 2);
     // The first command's slot is free once it is ready.
     sc_start(4, SC_MS);
     REQUIRE(bench.ready.count(1) == 1);
-    REQUIRE(bench.command(true, 65536, 4) == tlm::TLM_OK_RESPONSE);
-    REQUIRE(bench.command(true, 65536, 5) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    REQUIRE(bench.accepted(true, 65536, 4));
+    REQUIRE(bench.task_set_full(true, 65536, 5));
     sc_start(20, SC_MS);
     REQUIRE(bench.ready.count(3) == 0);
     REQUIRE(bench.ready.count(5) == 0);
@@ -152,40 +184,70 @@ TEST_CASE("Disk refuses a command when every queue slot is taken", "[disk]")
     REQUIRE(bench.disk.stats().max_queue == 2);
 }
 
-TEST_CASE("Disk write completes access plus transfer after it arrives (write-through)", "[disk]")
+TEST_CASE("Disk write completes access plus transfer after its data is in (write-through)", "[disk]")
 {
     Bench bench("bench", baseline());
     sc_start(SC_ZERO_TIME);
-    // The HBA fills the buffer with 32 frames' worth of data, then issues the write at 1 ms.
+    // The write takes a slot at once; the HBA fills the buffer with 32 frames' worth of data, then
+    // says at 1 ms that all is in.
+    REQUIRE(bench.accepted(false, 65536, 9));
+    REQUIRE(bench.disk.queued() == 1);
     for (std::uint32_t i = 0; i < 32; ++i)
-        REQUIRE(bench.data(tlm::TLM_WRITE_COMMAND, i * 2048ULL, 2048) == tlm::TLM_OK_RESPONSE);
+        REQUIRE(bench.data(tlm::TLM_WRITE_COMMAND, 9, i * 2048, 2048) == tlm::TLM_OK_RESPONSE);
     REQUIRE(bench.disk.stats().buffer_bytes_in == 65536);
     REQUIRE(sc_time_stamp() == SC_ZERO_TIME);  // buffer accesses take no time
     sc_start(1, SC_MS);
-    REQUIRE(bench.command(false, 65536, 9) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(!bench.disk.busy());  // nothing to write before the data is in
+    REQUIRE(bench.data_in(9) == tlm::TLM_OK_RESPONSE);
     sc_start(10, SC_MS);
     REQUIRE(bench.ready.at(9) == sc_time(1, SC_MS) + kService64k);
     REQUIRE(bench.disk.stats().writes_served == 1);
+    REQUIRE(bench.disk.queued() == 0);
 }
 
-TEST_CASE("Disk read data leaves the buffer at once", "[disk]")
+TEST_CASE("Disk read data leaves the buffer at once, and only once announced", "[disk]")
 {
     Bench bench("bench", baseline());
     sc_start(SC_ZERO_TIME);
-    REQUIRE(bench.command(true, 4096, 1) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.accepted(true, 4096, 1));
+    // Not in the buffer yet.
+    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 1, 0, 2048) == tlm::TLM_GENERIC_ERROR_RESPONSE);
     sc_start(5, SC_MS);
     const sc_time before = sc_time_stamp();
-    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 0, 2048) == tlm::TLM_OK_RESPONSE);
-    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 2048, 2048) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 1, 0, 2048) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 1, 2048, 2048) == tlm::TLM_OK_RESPONSE);
     REQUIRE(sc_time_stamp() == before);
     REQUIRE(bench.disk.stats().buffer_bytes_out == 4096);
+    // Another command's bytes are not this one's.
+    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 2, 0, 2048) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
+
+TEST_CASE("Disk write data and WriteDataIn need an accepted write", "[disk]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.data(tlm::TLM_WRITE_COMMAND, 4, 0, 2048) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    REQUIRE(bench.data_in(4) == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    REQUIRE(bench.accepted(true, 2048, 4));
+    REQUIRE(bench.data_in(4) == tlm::TLM_COMMAND_ERROR_RESPONSE);  // a read
+    REQUIRE(bench.command(true, 2048, 4) == tlm::TLM_COMMAND_ERROR_RESPONSE);  // tag in use
+}
+
+TEST_CASE("Disk honours the annotated delay of WriteDataIn", "[disk]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.accepted(false, 65536, 3));
+    REQUIRE(bench.data_in(3, sc_time(700, SC_US)) == tlm::TLM_OK_RESPONSE);
+    sc_start(10, SC_MS);
+    REQUIRE(bench.ready.at(3) == sc_time(700, SC_US) + kService64k);
 }
 
 TEST_CASE("Disk does not start a command before its annotated arrival", "[disk]")
 {
     Bench bench("bench", baseline());
     sc_start(SC_ZERO_TIME);
-    REQUIRE(bench.command(true, 65536, 1, sc_time(500, SC_US)) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.accepted(true, 65536, 1, sc_time(500, SC_US)));
     sc_start(10, SC_MS);
     REQUIRE(bench.ready.at(1) == sc_time(500, SC_US) + kService64k);
 }
@@ -195,10 +257,10 @@ TEST_CASE("Disk accepts a new command from inside disk_ready", "[disk]")
     // One slot: the HBA can only issue the next command once the previous one is ready.
     Bench bench("bench", baseline(1));
     bench.on_ready = [&](std::uint64_t tag) {
-        if (tag < 3) REQUIRE(bench.command(true, 65536, tag + 1) == tlm::TLM_OK_RESPONSE);
+        if (tag < 3) REQUIRE(bench.accepted(true, 65536, tag + 1));
     };
     sc_start(SC_ZERO_TIME);
-    REQUIRE(bench.command(true, 65536, 1) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.accepted(true, 65536, 1));
     sc_start(20, SC_MS);
     REQUIRE(bench.ready.at(1) == kService64k);
     REQUIRE(bench.ready.at(2) == sc_time(2 * 3.31072, SC_MS));

@@ -59,6 +59,11 @@ const std::set<std::string> kSpecKeys = {
     "target.sft_us", "target.burst_bytes",
     "driver.arrival_us", "driver.completion_us",
     "disk.count", "disk.access_ms", "disk.rate_mbs", "disk.queue_slots",
+    // issue 9, disks
+    "disk.model", "disk.access_dist", "disk.rpm", "disk.cylinders", "disk.heads", "disk.sector_bytes",
+    "disk.sector_time_inner_ms", "disk.sector_time_outer_ms", "disk.seek_read_min_ms", "disk.seek_read_max_ms",
+    "disk.seek_write_min_ms", "disk.seek_write_max_ms", "disk.positioning", "disk.scheduler", "disk.write_cache",
+    "disk.buffer_kib", "disk.buffer_full_ratio", "disk.command_overhead_us", "initiator.task_set_full_retry_us",
     "workload.type", "workload.queue_depth", "workload.io_size", "workload.read_fraction", "workload.rate_iops",
     "workload.measured_ios", "workload.warmup_ios", "workload.seed",
     "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "cmdf.impl", "rtl.clock_mhz", "rtl.lockstep",
