@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""One zoned disk under Poisson arrivals against the Pollaczek-Khinchine formula (issue 9).
+
+  /usr/bin/python3 tools/disk_pk.py [--out DIR] [--fcal-sim PATH] [--measured N] [--config FILE]
+
+Runs fcal-sim with one zoned disk (the drive of --config, default configs/disks/seagate_st3500630ns.json),
+stochastic positioning, FCFS, 128 KiB reads (k = 256 sectors, the analytic model's block), open
+workload at several arrival rates. The M/G/1 expectation is computed here from the model's formulas
+(docs/model.md, "The disks: the zoned model"): service B = S + R + T with the seek S over the
+seek-distance density f_D, the rotational wait R uniform on [0, R_max) and the transfer T = k R_max /
+SEC(X) at the radius X of a uniformly random sector, so that E[W] = lambda E[B^2] / (2 (1 - rho)).
+The loop and the HBAs add a transport time the disk model does not see; it is measured with a disk
+that takes no time (fixed model, 0 ms, a near-infinite rate) at the lowest rate, and added to the
+curve. Writes DIR/pk.csv and DIR/pk.png (python3-matplotlib).
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import subprocess
+
+RATES = (5, 10, 15, 20, 25, 30, 35, 40, 45, 50)
+SECTORS = 256
+
+
+def simpson(f, a, b, n=20000):
+    h = (b - a) / n
+    s = f(a) + f(b)
+    for i in range(1, n):
+        s += f(a + i * h) * (4 if i % 2 else 2)
+    return s * h / 3
+
+
+def service_moments(d):
+    """E[B], E[B^2] of one 128 KiB read from the drive's keys (milliseconds)."""
+    c = d["cylinders"]
+    rev = 60000.0 / d["rpm"]
+    sec_in, sec_out = rev / d["sector_time_inner_ms"], rev / d["sector_time_outer_ms"]
+    span = c - 1
+    alpha, beta = sec_in, (sec_out - sec_in) / span
+    g = alpha * span + beta / 2 * span * span
+    v = 6 * alpha ** 2 + 6 * alpha * beta * span + 2 * beta ** 2 * span ** 2
+    fa, fg, fe = v * span / (3 * g * g), -(v + beta ** 2 * span ** 2) / (3 * g * g), beta ** 2 / (3 * g * g)
+    r = math.sqrt(span)
+    mn, mx = d["seek_read_min_ms"], d["seek_read_max_ms"]
+    a, b = (mn * r - mx) / (r - 1), (mx - mn) / (r - 1)
+
+    def seek(power):  # x = u^2
+        return simpson(lambda u: (a + b * u) ** power * (fa + fg * u * u + fe * u ** 6) * 2 * u if u > 0 else 0.0, 0, r)
+
+    def sec(x):
+        return sec_in + (sec_out - sec_in) * x / span
+
+    total = simpson(sec, 0, c)
+
+    def transfer(power):
+        return simpson(lambda x: (SECTORS * rev / sec(x)) ** power * sec(x) / total, 0, c)
+
+    es, es2 = seek(1), seek(2)
+    er, er2 = rev / 2, rev * rev / 3
+    et, et2 = transfer(1), transfer(2)
+    return es + er + et, es2 + er2 + et2 + 2 * (es * er + es * et + er * et)
+
+
+def run(sim, config, sets, measured):
+    args = [sim, "--quiet", "--stats-json", "-", "--set", "disk.count=1", "--set", "workload.type=open",
+            "--set", "workload.io_size=128K", "--set", f"workload.measured_ios={measured}",
+            "--set", "sim.time_limit_s=1000000"]
+    if config:
+        args += ["--config", config]
+    for s in sets:
+        args += ["--set", s]
+    out = subprocess.run(args, check=True, capture_output=True, text=True, env=dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE"))
+    return json.loads(out.stdout)["results"]
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.join(root, "docs", "disks"))
+    ap.add_argument("--fcal-sim", default=os.path.join(root, "build", "bin", "fcal-sim"))
+    ap.add_argument("--config", default=os.path.join(root, "configs", "disks", "seagate_st3500630ns.json"))
+    ap.add_argument("--measured", type=int, default=20000)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    drive = json.load(open(a.config))["disk"]
+    eb, eb2 = service_moments(drive)
+    transport = run(a.fcal_sim, None, ["disk.access_ms=0", "disk.rate_mbs=1e9", f"workload.rate_iops={RATES[0]}"],
+                    a.measured)["mean_response_us"] / 1000
+    rows = []
+    for rate in RATES:
+        r = run(a.fcal_sim, a.config, ["disk.positioning=stochastic", f"workload.rate_iops={rate}"], a.measured)
+        lam = rate / 1000.0  # per ms
+        rho = lam * eb
+        pk = eb + lam * eb2 / (2 * (1 - rho))
+        rows.append(dict(rate_per_s=rate, rho=round(rho, 4), pk_ms=round(pk, 4), transport_ms=round(transport, 4),
+                         expected_ms=round(pk + transport, 4), measured_ms=round(r["mean_response_us"] / 1000, 4)))
+        print(rows[-1], flush=True)
+    with open(os.path.join(a.out, "pk.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    dense = [x / 10 for x in range(10, int(0.85 / eb * 1000) * 10)]
+    ax.plot(dense, [eb + (l / 1000) * eb2 / (2 * (1 - l / 1000 * eb)) + transport for l in dense], "-",
+            label=f"Pollaczek-Khinchine + transport ({transport:.2f} ms)")
+    ax.plot([r["rate_per_s"] for r in rows], [r["measured_ms"] for r in rows], "o", label="fcal-sim")
+    ax.set_xlabel("arrival rate (reads per second)")
+    ax.set_ylabel("mean response time (ms)")
+    ax.set_title(f"One zoned disk ({os.path.basename(a.config)}), 128 KiB random reads, E[B] = {eb:.2f} ms", fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(a.out, "pk.png"), dpi=110)
+
+
+if __name__ == "__main__":
+    main()
