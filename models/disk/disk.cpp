@@ -1,6 +1,7 @@
 #include "disk/disk.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -258,15 +259,23 @@ void Disk::schedule_step()
     if (buffer_used_ + step > params_.buffer_bytes) {
         // The buffer is full: the medium waits, and everything read so far goes to the HBA.
         paused_ = true;
+        paused_at_ = sc_time_stamp();
         ++stats_.media_pauses;
         step_bytes_ = step;
         if (b.media > b.announced) announce(b);
         return;
     }
+    // After a pause the next sector has gone by: wait until it comes round under the head again.
+    sc_time resync = sc_core::SC_ZERO_TIME;
+    if (paused_) {
+        const double r = params_.zoned.geometry.revolution_s;
+        const double behind = std::fmod((sc_time_stamp() - paused_at_).to_seconds(), r);
+        if (behind > 0) resync = sc_time(r - behind, SC_SEC);
+    }
     paused_ = false;
     buffer_used_ += step;
     step_bytes_ = step;
-    done_event_.notify(sc_time(step / media_rate_, SC_SEC));
+    done_event_.notify(resync + sc_time(step / media_rate_, SC_SEC));
 }
 
 void Disk::media_step()

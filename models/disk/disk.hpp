@@ -11,7 +11,7 @@
 // written through; the disk's buffer has no limit. Zoned model: a read streams from the medium into
 // the buffer (`buffer_bytes`), announced to the HBA whenever the bytes not yet announced reach
 // `buffer_full_ratio` of the buffer or are the rest of the read; the medium pauses while the buffer
-// is full. A write is written through, or with `write_cache` completes once its data is in the
+// is full, and then waits for its next sector to come round again. A write is written through, or with `write_cache` completes once its data is in the
 // buffer (write-back) while the medium write follows as a background job; the write cache holds at
 // most buffer_bytes of data not yet on the medium, and a write that does not fit is written through.
 //
@@ -144,6 +144,7 @@ private:
     double media_rate_ = 0;          // streaming read: bytes per second
     std::uint32_t step_bytes_ = 0;   // streaming read: the media step under way
     bool paused_ = false;            // streaming read: waiting for buffer room
+    sc_core::sc_time paused_at_;
     bool streaming_ = false;
     sc_core::sc_event done_event_;
     std::multimap<sc_core::sc_time, std::function<void()>> timers_;
