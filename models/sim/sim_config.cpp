@@ -24,6 +24,9 @@ std::string to_string(Schedule schedule)
     throw std::logic_error("unknown schedule");
 }
 
+std::string to_string(Transport transport) { return transport == Transport::Ideal ? "ideal" : "loop"; }
+std::string to_string(host::LbaPattern pattern) { return pattern == host::LbaPattern::Sequential ? "sequential" : "random"; }
+
 namespace {
 
 // The table's limits already keep every integer within unsigned range.
@@ -126,6 +129,32 @@ SimConfig build_config(const ParameterTable& t)
                                 : 10ull * c.workload.queue_depth * c.disk.count;
     c.workload.seed = static_cast<std::uint64_t>(t.get_int("workload.seed"));
 
+    c.workload.lba = t.get_string("workload.lba") == "sequential" ? host::LbaPattern::Sequential : host::LbaPattern::Random;
+    const std::string raid = t.get_string("volume.raid");
+    c.volume.raid = raid == "raid0"   ? controller::RaidLevel::Raid0
+                    : raid == "raid1" ? controller::RaidLevel::Raid1
+                    : raid == "raid5" ? controller::RaidLevel::Raid5
+                                      : controller::RaidLevel::None;
+    c.volume.stripe_kib = static_cast<std::uint64_t>(t.get_int("volume.stripe_kib"));
+    c.volume.split_merge = t.get_string("volume.split_merge") == "strict" ? controller::SplitMerge::Strict
+                                                                          : controller::SplitMerge::ForkJoin;
+    c.transport = t.get_string("transport") == "ideal" ? Transport::Ideal : Transport::Loop;
+    if (c.volume.raid != controller::RaidLevel::None) {
+        const unsigned n = c.disk.count;
+        if (c.volume.raid == controller::RaidLevel::Raid0 && n < 2)
+            throw ConfigError("volume.raid: raid0 needs disk.count >= 2, got " + std::to_string(n));
+        if (c.volume.raid == controller::RaidLevel::Raid1 && n % 2 != 0)
+            throw ConfigError("volume.raid: raid1 needs an even disk.count (mirrored pairs), got " + std::to_string(n));
+        if (c.volume.raid == controller::RaidLevel::Raid5 && n < 3)
+            throw ConfigError("volume.raid: raid5 needs disk.count >= 3, got " + std::to_string(n));
+        if (c.workload.io_size % kVolumeBlockBytes != 0)
+            throw ConfigError("workload.io_size: with a RAID volume it must be a multiple of " + std::to_string(kVolumeBlockBytes) +
+                              " bytes, got " + std::to_string(c.workload.io_size));
+        const std::uint64_t unit_bytes = c.volume.stripe_kib * 1024;
+        if (unit_bytes % kVolumeBlockBytes != 0 || unit_bytes > host::kDiskCapacityBlocks * kVolumeBlockBytes)
+            throw ConfigError("volume.stripe_kib: must be a whole number of blocks and fit on a disk");
+    }
+
     c.time_limit_s = t.get_real("sim.time_limit_s");
     return c;
 }
@@ -168,6 +197,11 @@ nlohmann::json to_json(const SimConfig& c)
                      {"measured_ios", c.workload.measured_ios},
                      {"warmup_ios", c.workload.warmup_ios},
                      {"seed", c.workload.seed}};
+    j["workload"]["lba"] = to_string(c.workload.lba);
+    j["volume"] = {{"raid", controller::to_string(c.volume.raid)},
+                   {"stripe_kib", c.volume.stripe_kib},
+                   {"split_merge", controller::to_string(c.volume.split_merge)}};
+    j["transport"] = to_string(c.transport);
     j["schedule"] = to_string(c.schedule);
     j["cmdf"] = {{"fifo", hba::to_string(c.cmdf.fifo)},
                  {"arbitration", c.cmdf.arbitration},
