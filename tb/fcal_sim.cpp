@@ -24,8 +24,11 @@ namespace {
 
 void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
 {
-    std::printf("fcal-sim: %u disks on a %s loop (%u nodes), %s workload, queue depth %u, %llu-byte I/Os, %.0f%% reads, schedule %s\n",
-                c.disk.count, phy::to_string(c.loop.rate).c_str(), c.loop.nodes, sim::to_string(c.workload.type).c_str(),
+    const std::string where = c.transport == sim::Transport::Ideal
+                                  ? std::string("behind the ideal transport")
+                                  : "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.loop.nodes) + " nodes)";
+    std::printf("fcal-sim: %u disks %s, %s workload, queue depth %u, %llu-byte I/Os, %.0f%% reads, schedule %s\n",
+                c.disk.count, where.c_str(), sim::to_string(c.workload.type).c_str(),
                 c.workload.queue_depth, static_cast<unsigned long long>(c.workload.io_size), c.workload.read_fraction * 100,
                 sim::to_string(c.schedule).c_str());
     std::printf("  measured I/Os      %llu over %.6f s (warm-up and cool-down %llu each)\n",
