@@ -13,6 +13,9 @@ Sweeps:
           Pollaczek-Khinchine curve computed from the disk's service time (access + size / rate, the
           same for every I/O, so E[S^2] = E[S]^2).
 The RAID 5 points use the default warm-up (10 x outstanding requests x disks).
+Another disk model: pass its keys with --set KEY=VALUE (repeatable, applied to every run) and, for
+the md1 curve, its service-time moments with --moments E[S]_s,E[S^2]_s2 (from the disk's formulas,
+never from the simulator's output).
 Outputs: raid_sweep.csv and the PNGs in DIR. Standard library plus python3-matplotlib (Debian).
 """
 import argparse
@@ -35,6 +38,11 @@ def service_s(io_bytes):
     return ACCESS_MS * 1e-3 + io_bytes / (RATE_MBS * 1e6)
 
 
+# E[S] and E[S^2] of the md1 sweep's disk: the fixed-time disk's unless --moments says otherwise.
+MOMENTS = [service_s(MD1_IO), service_s(MD1_IO) ** 2]
+EXTRA_SETS = []
+
+
 def pollaczek_khinchine_s(rate, es, es2):
     rho = rate * es
     return es + rate * es2 / (2 * (1 - rho))
@@ -47,7 +55,7 @@ def points(quick, measured):
             for q in depths:
                 yield dict(sweep="raid5", transport=transport, read_fraction=rf, queue_depth=q, rate_iops=0, load=0,
                            measured=measured)
-    es = service_s(MD1_IO)
+    es = MOMENTS[0]
     for load in (LOADS[::3] if quick else LOADS):
         # Near saturation the queue forgets its past slowly (and starts empty): more I/Os and a longer
         # warm-up there.
@@ -67,6 +75,8 @@ def run(sim, p):
                  "--set", "workload.rate_iops=%.9g" % p["rate_iops"], "--set", "workload.io_size=%d" % MD1_IO,
                  "--set", "workload.warmup_ios=%d" % p["warmup"], "--set", "sim.time_limit_s=1000000",
                  "--set", "disk.access_ms=%g" % ACCESS_MS, "--set", "disk.rate_mbs=%g" % RATE_MBS]
+    for kv in EXTRA_SETS:
+        args += ["--set", kv]
     out = subprocess.run(args, check=True, capture_output=True, text=True,
                          env=dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")).stdout
     r = json.loads(out)["results"]
@@ -74,8 +84,8 @@ def run(sim, p):
     row.update({k: r[k] for k in ("iops", "mean_response_us", "p90_response_us", "p99_response_us", "sim_time_s", "wall_time_s")})
     row["mean_utilisation"] = sum(d["utilisation"] for d in r["disks"]) / len(r["disks"])
     row["member_ios"] = r.get("volume", {}).get("member_ios", "")
-    es = service_s(MD1_IO)
-    row["pk_response_us"] = pollaczek_khinchine_s(p["rate_iops"], es, es * es) * 1e6 if p["sweep"] == "md1" else ""
+    es, es2 = MOMENTS
+    row["pk_response_us"] = pollaczek_khinchine_s(p["rate_iops"], es, es2) * 1e6 if p["sweep"] == "md1" else ""
     return row
 
 
@@ -101,13 +111,14 @@ def plot(rows, out):
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     md1 = sorted((r["rate_iops"], r["mean_response_us"], r["pk_response_us"]) for r in rows if r["sweep"] == "md1")
-    es = service_s(MD1_IO)
+    es, es2 = MOMENTS
     curve = [i / 200 * 0.97 / es for i in range(1, 201)]
-    ax.plot(curve, [pollaczek_khinchine_s(x, es, es * es) * 1e3 for x in curve], "-", label="Pollaczek-Khinchine (M/D/1)")
+    ax.plot(curve, [pollaczek_khinchine_s(x, es, es2) * 1e3 for x in curve], "-",
+            label="Pollaczek-Khinchine" + (" (M/D/1)" if es2 == es * es else ""))
     ax.plot([x for x, _, _ in md1], [y / 1e3 for _, y, _ in md1], "o", label="fcal-sim, ideal transport")
     ax.set_xlabel("arrival rate (I/O per s)")
     ax.set_ylabel("mean response time (ms)")
-    ax.set_title("One fixed-time disk, 64 KiB I/Os, Poisson arrivals")
+    ax.set_title("One disk, 64 KiB I/Os, Poisson arrivals" + (", " + " ".join(EXTRA_SETS) if EXTRA_SETS else ""))
     ax.set_ylim(0, 12 * es * 1e3)
     ax.grid(True, alpha=0.3)
     ax.legend()
@@ -122,7 +133,12 @@ def main():
     ap.add_argument("--measured", type=int, default=4000, help="measured I/Os per point (md1: x20, x100 from 80 %% load)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--quick", action="store_true", help="fewer points")
+    ap.add_argument("--set", action="append", default=[], help="KEY=VALUE passed to every fcal-sim run")
+    ap.add_argument("--moments", help="E[S] (s) and E[S^2] (s^2) of the md1 disk's service time, comma-separated")
     a = ap.parse_args()
+    EXTRA_SETS.extend(a.set)
+    if a.moments:
+        MOMENTS[:] = [float(x) for x in a.moments.split(",")]
     os.makedirs(a.out, exist_ok=True)
     pts = list(points(a.quick, a.measured))
     with ThreadPoolExecutor(a.jobs) as pool:

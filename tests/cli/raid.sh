@@ -53,7 +53,7 @@ expect_error workload.io_size "RAID request not a whole number of blocks"
 
 # --- --cdf: a path that cannot be written is refused before the run
 run "${small[@]}" --cdf "$tmp/no/such/dir/cdf.csv"
-expect_error -- "--cdf" "--cdf to a missing directory"
+expect_error "--cdf" "--cdf to a missing directory"
 
 # --- RAID 5 over the loop and over the ideal transport: results, CDF, determinism
 for transport in loop ideal; do
