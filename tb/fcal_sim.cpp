@@ -24,8 +24,11 @@ namespace {
 
 void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
 {
-    std::printf("fcal-sim: %u disks on a %s loop (%u nodes), %s workload, queue depth %u, %llu-byte I/Os, %.0f%% reads, schedule %s\n",
-                c.disk.count, phy::to_string(c.loop.rate).c_str(), c.loop.nodes, sim::to_string(c.workload.type).c_str(),
+    const std::string where = c.transport == sim::Transport::Ideal
+                                  ? std::string("behind the ideal transport")
+                                  : "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.loop.nodes) + " nodes)";
+    std::printf("fcal-sim: %u disks %s, %s workload, queue depth %u, %llu-byte I/Os, %.0f%% reads, schedule %s\n",
+                c.disk.count, where.c_str(), sim::to_string(c.workload.type).c_str(),
                 c.workload.queue_depth, static_cast<unsigned long long>(c.workload.io_size), c.workload.read_fraction * 100,
                 sim::to_string(c.schedule).c_str());
     std::printf("  measured I/Os      %llu over %.6f s (warm-up and cool-down %llu each)\n",
@@ -35,6 +38,14 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
     std::printf("  response time      mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us\n", r["mean_response_us"].get<double>(),
                 r["p50_response_us"].get<double>(), r["p99_response_us"].get<double>(), r["max_response_us"].get<double>());
     std::printf("  command wait (HBA) mean %.1f us, p99 %.1f us\n", r["command_wait_mean_us"].get<double>(), r["command_wait_p99_us"].get<double>());
+    if (c.volume.raid != controller::RaidLevel::None)
+        std::printf("  volume             %s over %u disks, %llu KiB stripe unit, %s\n", controller::to_string(c.volume.raid).c_str(),
+                    c.disk.count, static_cast<unsigned long long>(c.volume.stripe_kib), controller::to_string(c.volume.split_merge).c_str());
+    if (r["ports"].empty()) {  // transport=ideal
+        std::printf("  transport          ideal; simulated %.6f s in %.3f s wall\n", r["sim_time_s"].get<double>(),
+                    r["wall_time_s"].get<double>());
+        return;
+    }
     const auto& ctl = r["ports"][0];
     std::printf("  controller port    arbitration wait mean %.2f us, max %.2f us; loop tenancy %.1f%%\n",
                 ctl["arbitration_wait_mean_us"].get<double>(), ctl["arbitration_wait_max_us"].get<double>(),
@@ -61,7 +72,7 @@ int sc_main(int argc, char* argv[])
     // sc_stop() at the end of a run is expected, not news.
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     CLI::App app{"fcal-sim: FC-AL storage back end simulator (runs the baseline scenario with no arguments)"};
-    std::string config_file, stats_json, trace_path, vcd_path;
+    std::string config_file, stats_json, trace_path, vcd_path, cdf_path;
     std::vector<std::string> sets;
     bool list = false, quiet = false;
     app.add_option("--config", config_file, "JSON configuration (nested objects or dotted keys)");
@@ -70,6 +81,7 @@ int sc_main(int argc, char* argv[])
     app.add_flag("--list-params", list, "print every parameter: key, default, unit, range, description");
     app.add_option("--trace", trace_path, "write the port-watcher trace of every port to PATH");
     app.add_option("--vcd", vcd_path, "write a VCD of every port to PATH");
+    app.add_option("--cdf", cdf_path, "write the measured response-time distribution to PATH (CSV: quantile,response_us)");
     app.add_flag("--quiet", quiet, "no summary on stdout");
     try {
         app.parse(argc, argv);
@@ -115,6 +127,16 @@ int sc_main(int argc, char* argv[])
         }
     }
 
+    // Checked before the run, so that a bad path does not cost a simulation.
+    std::ofstream cdf_out;
+    if (!cdf_path.empty()) {
+        cdf_out.open(cdf_path);
+        if (!cdf_out) {
+            std::fprintf(stderr, "fcal-sim: --cdf: cannot write '%s'\n", cdf_path.c_str());
+            return 2;
+        }
+    }
+
     const auto t0 = std::chrono::steady_clock::now();
     const sim::RunResult run = system->run();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -136,6 +158,13 @@ int sc_main(int argc, char* argv[])
                 std::fprintf(stderr, "fcal-sim: --stats-json: cannot write '%s'\n", stats_json.c_str());
                 return 2;
             }
+        }
+    }
+    if (cdf_out.is_open()) {
+        system->write_cdf(cdf_out);
+        if (!cdf_out.flush()) {
+            std::fprintf(stderr, "fcal-sim: --cdf: cannot write '%s'\n", cdf_path.c_str());
+            return 2;
         }
     }
     if (!quiet && stats_json != "-") print_summary(config, results);

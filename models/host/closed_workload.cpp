@@ -4,7 +4,7 @@
 
 namespace fcal::host {
 
-ClosedWorkload::ClosedWorkload(sc_core::sc_module_name name, DeviceDriver& driver, const WorkloadParams& params,
+ClosedWorkload::ClosedWorkload(sc_core::sc_module_name name, IoTarget& driver, const WorkloadParams& params,
                                unsigned queue_depth)
     : Workload(name, driver, params), queue_depth_(queue_depth)
 {

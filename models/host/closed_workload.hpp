@@ -9,7 +9,7 @@ namespace fcal::host {
 class ClosedWorkload : public Workload {
 public:
     SC_HAS_PROCESS(ClosedWorkload);
-    ClosedWorkload(sc_core::sc_module_name name, DeviceDriver& driver, const WorkloadParams& params,
+    ClosedWorkload(sc_core::sc_module_name name, IoTarget& driver, const WorkloadParams& params,
                    unsigned queue_depth);
 
     unsigned queue_depth() const { return queue_depth_; }

@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include "hba/io_request.hpp"
+#include "host/io_target.hpp"
 
 namespace fcal::host {
 
@@ -32,18 +33,16 @@ struct DeviceDriverParams {
 // Throws std::invalid_argument naming the offending field.
 void validate(const DeviceDriverParams& params);
 
-class DeviceDriver : public sc_core::sc_module, public hba::HbaCompletion {
+class DeviceDriver : public sc_core::sc_module, public hba::HbaCompletion, public IoTarget {
 public:
-    using CompletionCallback = std::function<void(hba::IoRequest*)>;
-
     SC_HAS_PROCESS(DeviceDriver);
     DeviceDriver(sc_core::sc_module_name name, const DeviceDriverParams& params);
 
     void set_hba(hba::HbaFrontEnd* hba) { hba_ = hba; }
-    void set_completion_callback(CompletionCallback callback) { on_complete_ = std::move(callback); }
+    void set_completion_callback(CompletionCallback callback) override { on_complete_ = std::move(callback); }
 
     // From the workload. The request must stay valid until the completion callback has seen it.
-    void submit(hba::IoRequest* io);
+    void submit(hba::IoRequest* io) override;
     // From the HBA.
     void io_complete(hba::IoRequest* io) override;
 

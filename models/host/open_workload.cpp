@@ -5,7 +5,7 @@
 
 namespace fcal::host {
 
-OpenWorkload::OpenWorkload(sc_core::sc_module_name name, DeviceDriver& driver, const WorkloadParams& params,
+OpenWorkload::OpenWorkload(sc_core::sc_module_name name, IoTarget& driver, const WorkloadParams& params,
                            double rate_iops)
     : Workload(name, driver, params), rate_iops_(rate_iops)
 {

@@ -9,7 +9,7 @@ namespace fcal::host {
 class OpenWorkload : public Workload {
 public:
     SC_HAS_PROCESS(OpenWorkload);
-    OpenWorkload(sc_core::sc_module_name name, DeviceDriver& driver, const WorkloadParams& params, double rate_iops);
+    OpenWorkload(sc_core::sc_module_name name, IoTarget& driver, const WorkloadParams& params, double rate_iops);
 
     double rate_iops() const { return rate_iops_; }
 

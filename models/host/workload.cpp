@@ -19,9 +19,9 @@ void validate(const WorkloadParams& params)
                                     " blocks), got " + std::to_string(params.disk_capacity_blocks));
 }
 
-Workload::Workload(sc_core::sc_module_name name, DeviceDriver& driver, const WorkloadParams& params)
+Workload::Workload(sc_core::sc_module_name name, IoTarget& driver, const WorkloadParams& params)
     : sc_module(name), params_(params), driver_(driver), random_(params.seed),
-      outstanding_per_disk_(params.disks.size(), 0)
+      outstanding_per_disk_(params.disks.size(), 0), next_lba_(params.disks.size(), 0)
 {
     validate(params_);
     const std::uint64_t io_blocks = (params_.io_size_bytes + params_.block_bytes - 1) / params_.block_bytes;
@@ -46,7 +46,14 @@ bool Workload::issue(unsigned disk)
     io->target = params_.disks.at(disk);
     io->read = random_.bernoulli(params_.read_fraction);
     io->bytes = params_.io_size_bytes;
-    io->lba = random_.below(lba_choices_);
+    if (params_.lba == LbaPattern::Random) {
+        io->lba = random_.below(lba_choices_);
+    } else {
+        // Back to back from LBA 0, starting over when the next I/O would not fit.
+        io->lba = next_lba_[disk];
+        const std::uint64_t next = io->lba + (params_.io_size_bytes + params_.block_bytes - 1) / params_.block_bytes;
+        next_lba_[disk] = next < lba_choices_ ? next : 0;
+    }
     io->issued = sc_core::sc_time_stamp();
     ++issued_;
     if (io->read) ++reads_issued_;

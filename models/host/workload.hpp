@@ -12,20 +12,29 @@
 #include <vector>
 
 #include "hba/io_request.hpp"
-#include "host/device_driver.hpp"
+#include "host/io_target.hpp"
 #include "host/split_mix64.hpp"
 #include "phy/al_pa.hpp"
 
 namespace fcal::host {
 
+// Every disk's capacity (64 GiB of 512-byte blocks).
+constexpr std::uint64_t kDiskCapacityBlocks = 1ULL << 27;
+
+enum class LbaPattern { Random, Sequential };
+
 // The fields the simulator's parameter table sets (workload.*) have no defaults here; the table holds
 // them. The disk geometry is no parameter and keeps its constants.
+//
+// The I/Os go to "disks": the disks themselves, or (with a RAID volume) the one volume, which is then
+// disk 0 with the volume's capacity (its AL_PA is not used).
 struct WorkloadParams {
     std::vector<phy::AlPa> disks;              // disk i has AL_PA disks[i]
+    LbaPattern lba{};                          // random: uniform; sequential: each disk's I/Os back to back
     double read_fraction{};                    // probability that an I/O is a read
     std::uint32_t io_size_bytes{};
     std::uint32_t block_bytes = 512;           // LBA unit
-    std::uint64_t disk_capacity_blocks = 1ULL << 27;  // LBAs uniform over the disk (64 GiB)
+    std::uint64_t disk_capacity_blocks = kDiskCapacityBlocks;  // LBAs uniform over the disk
     std::uint64_t total_ios{};                 // warm-up + measured + cool-down
     std::uint64_t seed{};
 };
@@ -52,7 +61,7 @@ public:
     bool finished() const { return completed_ == params_.total_ios; }
 
 protected:
-    Workload(sc_core::sc_module_name name, DeviceDriver& driver, const WorkloadParams& params);
+    Workload(sc_core::sc_module_name name, IoTarget& driver, const WorkloadParams& params);
 
     // Issues one I/O to `disk` now; false (and nothing issued) once total_ios have been issued.
     bool issue(unsigned disk);
@@ -67,12 +76,13 @@ private:
     void complete(hba::IoRequest* io);
 
     WorkloadParams params_;
-    DeviceDriver& driver_;
+    IoTarget& driver_;
     SplitMix64 random_;
     std::uint64_t lba_choices_ = 1;
     std::deque<hba::IoRequest> pool_;  // deque: growing it keeps pointers valid
     std::vector<hba::IoRequest*> free_;
     std::vector<std::uint64_t> outstanding_per_disk_;
+    std::vector<std::uint64_t> next_lba_;  // sequential pattern, per disk
     std::uint64_t issued_ = 0;
     std::uint64_t completed_ = 0;
     std::uint64_t reads_issued_ = 0;

@@ -678,6 +678,18 @@ ParameterTable fcal_parameters()
                   "10*workload.queue_depth*disk.count"));
     t.add(integer("workload.seed", 1, 0, kInt64Max, "", "seed of the random number generators"));
 
+    // The workloads' addresses, the storage controller's volume and the transport below it (docs/model.md,
+    // "The workloads", "The storage controller: volumes and RAID", "The ideal transport").
+    t.add(choice("workload.lba", "random", {"random", "sequential"},
+                 "random: LBAs uniform over the disk or volume; sequential: each I/O right after the previous one"));
+    t.add(choice("volume.raid", "none", {"none", "raid0", "raid1", "raid5"},
+                 "none: each disk its own volume; else all disks form one volume (raid1: mirrored pairs, even disk.count)"));
+    t.add(integer("volume.stripe_kib", 64, 1, 1024 * 1024, "KiB", "stripe unit of the volume"));
+    t.add(choice("volume.split_merge", "fork_join", {"fork_join", "strict"},
+                 "fork_join: requests' member commands interleave at the disks; strict: one request at a time"));
+    t.add(choice("transport", "loop", {"loop", "ideal"},
+                 "loop: driver, HBAs and the FC-AL loop; ideal: the controller reaches the disks directly in zero time"));
+
     // Frame scheduling (docs/model.md, "Command-First").
     // The default is the baseline's (docs/model.md, "The baseline scenario"), which has CMDF on.
     t.add(choice("schedule", "cmdf", {"normal", "cmdf"},

@@ -24,6 +24,9 @@ std::string to_string(Schedule schedule)
     throw std::logic_error("unknown schedule");
 }
 
+std::string to_string(Transport transport) { return transport == Transport::Ideal ? "ideal" : "loop"; }
+std::string to_string(host::LbaPattern pattern) { return pattern == host::LbaPattern::Sequential ? "sequential" : "random"; }
+
 namespace {
 
 // The table's limits already keep every integer within unsigned range.
@@ -196,6 +199,31 @@ SimConfig build_config(const ParameterTable& t)
                                 : 10ull * c.workload.queue_depth * c.disk.count;
     c.workload.seed = static_cast<std::uint64_t>(t.get_int("workload.seed"));
 
+    c.workload.lba = t.get_string("workload.lba") == "sequential" ? host::LbaPattern::Sequential : host::LbaPattern::Random;
+    const std::string raid = t.get_string("volume.raid");
+    c.volume.raid = raid == "raid0"   ? controller::RaidLevel::Raid0
+                    : raid == "raid1" ? controller::RaidLevel::Raid1
+                    : raid == "raid5" ? controller::RaidLevel::Raid5
+                                      : controller::RaidLevel::None;
+    c.volume.stripe_kib = static_cast<std::uint64_t>(t.get_int("volume.stripe_kib"));
+    c.volume.split_merge = t.get_string("volume.split_merge") == "strict" ? controller::SplitMerge::Strict
+                                                                          : controller::SplitMerge::ForkJoin;
+    c.transport = t.get_string("transport") == "ideal" ? Transport::Ideal : Transport::Loop;
+    if (c.volume.raid != controller::RaidLevel::None) {
+        const unsigned n = c.disk.count;
+        if (c.volume.raid == controller::RaidLevel::Raid0 && n < 2)
+            throw ConfigError("volume.raid: raid0 needs disk.count >= 2, got " + std::to_string(n));
+        if (c.volume.raid == controller::RaidLevel::Raid1 && n % 2 != 0)
+            throw ConfigError("volume.raid: raid1 needs an even disk.count (mirrored pairs), got " + std::to_string(n));
+        if (c.volume.raid == controller::RaidLevel::Raid5 && n < 3)
+            throw ConfigError("volume.raid: raid5 needs disk.count >= 3, got " + std::to_string(n));
+        if (c.workload.io_size % kVolumeBlockBytes != 0)
+            throw ConfigError("workload.io_size: with a RAID volume it must be a multiple of " + std::to_string(kVolumeBlockBytes) +
+                              " bytes, got " + std::to_string(c.workload.io_size));
+        if (c.volume.stripe_kib * 1024 > host::kDiskCapacityBlocks * kVolumeBlockBytes)
+            throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk");
+    }
+
     c.time_limit_s = t.get_real("sim.time_limit_s");
 
     if (c.disk.model == disk::DiskModel::Zoned) {
@@ -208,6 +236,14 @@ SimConfig build_config(const ParameterTable& t)
         if (geometry.capacity_sectors() < io_sectors)
             throw ConfigError("workload.io_size: larger than the zoned disk's capacity (" +
                               std::to_string(geometry.capacity_bytes()) + " bytes)");
+        if (c.volume.raid != controller::RaidLevel::None) {
+            // The volume addresses its members in 512-byte blocks.
+            if (c.disk.sector_bytes != kVolumeBlockBytes)
+                throw ConfigError("disk.sector_bytes: a RAID volume of zoned disks needs " + std::to_string(kVolumeBlockBytes) +
+                                  "-byte sectors, got " + std::to_string(c.disk.sector_bytes));
+            if (c.volume.stripe_kib * 1024ull > geometry.capacity_bytes())
+                throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk");
+        }
     }
     return c;
 }
@@ -269,6 +305,11 @@ nlohmann::json to_json(const SimConfig& c)
                      {"measured_ios", c.workload.measured_ios},
                      {"warmup_ios", c.workload.warmup_ios},
                      {"seed", c.workload.seed}};
+    j["workload"]["lba"] = to_string(c.workload.lba);
+    j["volume"] = {{"raid", controller::to_string(c.volume.raid)},
+                   {"stripe_kib", c.volume.stripe_kib},
+                   {"split_merge", controller::to_string(c.volume.split_merge)}};
+    j["transport"] = to_string(c.transport);
     j["schedule"] = to_string(c.schedule);
     j["cmdf"] = {{"fifo", hba::to_string(c.cmdf.fifo)},
                  {"arbitration", c.cmdf.arbitration},

@@ -8,9 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "controller/raid_layout.hpp"
+#include "controller/volume_controller.hpp"
 #include "disk/disk.hpp"
 #include "hba/command_first_queue.hpp"
 #include "hba/dma_engine.hpp"
+#include "host/workload.hpp"
 #include "phy/al_pa.hpp"
 #include "phy/line_rate.hpp"
 #include "sim/parameter_table.hpp"
@@ -107,6 +110,7 @@ struct DiskConfig {
 
 struct WorkloadConfig {
     WorkloadType type{};
+    host::LbaPattern lba{};
     unsigned queue_depth{};  // per disk
     std::uint64_t io_size{};  // bytes
     double read_fraction{};
@@ -116,6 +120,20 @@ struct WorkloadConfig {
     std::uint64_t seed{};
 };
 
+// The LBA unit of volumes and disks.
+constexpr std::uint32_t kVolumeBlockBytes = 512;
+
+enum class Transport { Loop, Ideal };  // docs/model.md, "The ideal transport"
+std::string to_string(Transport transport);  // "loop", "ideal"
+std::string to_string(host::LbaPattern pattern);  // "random", "sequential"
+
+// The storage controller's volume (docs/model.md, "The storage controller: volumes and RAID").
+struct VolumeConfig {
+    controller::RaidLevel raid{};  // none: each disk its own volume, no controller layer
+    std::uint64_t stripe_kib{};
+    controller::SplitMerge split_merge{};
+};
+
 struct SimConfig {
     LoopConfig loop;
     InitiatorConfig initiator;
@@ -123,6 +141,8 @@ struct SimConfig {
     DriverConfig driver;
     DiskConfig disk;
     WorkloadConfig workload;
+    VolumeConfig volume;
+    Transport transport{};
     Schedule schedule{};
     CmdfConfig cmdf;  // resolved: the schedule's preset with explicit cmdf.* keys applied
     RtlConfig rtl;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
+#include <ostream>
 
 namespace fcal::sim {
 
@@ -19,8 +21,10 @@ double percentile(std::vector<double> v, double p)
     return v[std::min(v.size(), std::max<std::size_t>(rank, 1)) - 1];
 }
 
-Statistics::Statistics(std::uint64_t warmup_ios, std::uint64_t measured_ios, unsigned disks, std::vector<loop::LPort*> ports)
-    : warmup_(warmup_ios), measured_(measured_ios), ports_(std::move(ports)), disk_ios_(disks, 0), disk_response_sum_s_(disks, 0.0)
+Statistics::Statistics(std::uint64_t warmup_ios, std::uint64_t measured_ios, std::vector<const disk::Disk*> disks,
+                       std::vector<loop::LPort*> ports, bool volume)
+    : warmup_(warmup_ios), measured_(measured_ios), disk_models_(std::move(disks)), ports_(std::move(ports)), volume_(volume),
+      disk_ios_(disk_models_.size(), 0), disk_response_sum_s_(disk_models_.size(), 0.0)
 {
     if (warmup_ == 0) open_window();
 }
@@ -33,6 +37,7 @@ void Statistics::open_window()
         p->restart_maxima();
         port_at_open_.push_back(p->stats());
     }
+    for (const auto* d : disk_models_) disk_busy_at_open_.push_back(d->stats().busy_time);
 }
 
 void Statistics::close_window()
@@ -40,6 +45,7 @@ void Statistics::close_window()
     closed_ = true;
     t_close_ = sc_core::sc_time_stamp();
     for (auto* p : ports_) port_at_close_.push_back(p->stats());
+    for (const auto* d : disk_models_) disk_busy_at_close_.push_back(d->stats().busy_time);
 }
 
 void Statistics::io_completed(const hba::IoRequest& io)
@@ -47,10 +53,10 @@ void Statistics::io_completed(const hba::IoRequest& io)
     ++completed_;
     if (window_open()) {
         const double r = (io.completed - io.issued).to_seconds();
-        response_s_.push_back(r);
+        response_.add(r);
         (io.read ? reads_ : writes_)++;
         io_bytes_ += io.bytes;
-        if (io.disk < disk_ios_.size()) {
+        if (!volume_ && io.disk < disk_ios_.size()) {
             ++disk_ios_[io.disk];
             disk_response_sum_s_[io.disk] += r;
         }
@@ -59,9 +65,16 @@ void Statistics::io_completed(const hba::IoRequest& io)
     else if (opened_ && !closed_ && completed_ == warmup_ + measured_) close_window();
 }
 
+void Statistics::member_completed(const hba::IoRequest& sub_io)
+{
+    if (!window_open() || sub_io.disk >= disk_ios_.size()) return;
+    ++disk_ios_[sub_io.disk];
+    disk_response_sum_s_[sub_io.disk] += (sub_io.completed - sub_io.issued).to_seconds();
+}
+
 void Statistics::command_sent(const sc_core::sc_time& wait)
 {
-    if (window_open()) command_wait_s_.push_back(wait.to_seconds());
+    if (window_open()) command_wait_.add(wait.to_seconds());
 }
 
 void Statistics::data_moved(std::uint32_t bytes)
@@ -69,26 +82,46 @@ void Statistics::data_moved(std::uint32_t bytes)
     if (window_open()) data_bytes_ += bytes;
 }
 
+// Seconds disk d's actuator worked in the window (services finished in it).
+double Statistics::disk_busy(std::size_t d) const
+{
+    if (!opened_ || d >= disk_busy_at_open_.size()) return 0.0;
+    const sc_core::sc_time end = closed_ ? disk_busy_at_close_.at(d) : disk_models_.at(d)->stats().busy_time;
+    return (end - disk_busy_at_open_[d]).to_seconds();
+}
+
+void Statistics::write_cdf(std::ostream& out) const
+{
+    out << "quantile,response_us\n";
+    char line[64];
+    for (int i = 0; i <= 1000; ++i) {
+        const double us = (i == 0 ? response_.min() : response_.percentile(i / 10.0)) * 1e6;
+        std::snprintf(line, sizeof line, "%.3f,%.6f\n", i / 1000.0, us);
+        out << line;
+    }
+}
+
 nlohmann::json Statistics::to_json() const
 {
     using nlohmann::json;
     const sc_core::sc_time end = closed_ ? t_close_ : sc_core::sc_time_stamp();
     const double window = opened_ ? (end - t_open_).to_seconds() : 0.0;
-    const double n = static_cast<double>(response_s_.size());
+    const double n = static_cast<double>(response_.count());
     json j;
-    j["measured_ios"] = response_s_.size();
+    j["measured_ios"] = response_.count();
     j["measured_time_s"] = window;
     j["iops"] = window > 0 ? n / window : 0.0;
     j["mb_per_s"] = window > 0 ? static_cast<double>(data_bytes_) / window / 1e6 : 0.0;
     j["reads"] = reads_;
     j["writes"] = writes_;
-    j["mean_response_us"] = mean(response_s_) * 1e6;
-    j["p50_response_us"] = percentile(response_s_, 50) * 1e6;
-    j["p99_response_us"] = percentile(response_s_, 99) * 1e6;
-    j["max_response_us"] = response_s_.empty() ? 0.0 : *std::max_element(response_s_.begin(), response_s_.end()) * 1e6;
-    j["command_wait_mean_us"] = mean(command_wait_s_) * 1e6;
-    j["command_wait_p99_us"] = percentile(command_wait_s_, 99) * 1e6;
-    j["commands_measured"] = command_wait_s_.size();
+    j["mean_response_us"] = response_.mean() * 1e6;
+    j["p50_response_us"] = response_.percentile(50) * 1e6;
+    j["p90_response_us"] = response_.percentile(90) * 1e6;
+    j["p99_response_us"] = response_.percentile(99) * 1e6;
+    j["max_response_us"] = response_.max() * 1e6;
+    j["command_wait_mean_us"] = command_wait_.mean() * 1e6;
+    j["command_wait_p99_us"] = command_wait_.percentile(99) * 1e6;
+    j["commands_measured"] = command_wait_.count();
 
     json disks = json::array();
     for (std::size_t d = 0; d < disk_ios_.size(); ++d) {
@@ -96,7 +129,8 @@ nlohmann::json Statistics::to_json() const
         disks.push_back({{"disk", d},
                          {"ios", disk_ios_[d]},
                          {"iops", window > 0 ? ios / window : 0.0},
-                         {"mean_response_us", ios > 0 ? disk_response_sum_s_[d] / ios * 1e6 : 0.0}});
+                         {"mean_response_us", ios > 0 ? disk_response_sum_s_[d] / ios * 1e6 : 0.0},
+                         {"utilisation", window > 0 ? disk_busy(d) / window : 0.0}});
     }
     j["disks"] = disks;
 

@@ -49,6 +49,81 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         if (a != config.initiator.al_pa) disk_al_pas_.push_back(a);
     }
 
+    host::IoTarget* below = nullptr;  // where the workload's or the volume's I/Os go
+    if (config.transport == Transport::Loop) {
+        build_loop();
+        below = driver_.get();
+    } else {
+        ideal_ = std::make_unique<controller::IdealTransport>("ideal_transport", disks);
+        for (unsigned d = 0; d < disks; ++d) {
+            disks_.push_back(std::make_unique<disk::Disk>(("disk" + std::to_string(d)).c_str(), disk_params(config, d)));
+            ideal_->disk(d).bind(disks_.back()->socket);
+        }
+        below = ideal_.get();
+    }
+
+    host::WorkloadParams wp;
+    wp.disks = disk_al_pas_;
+    wp.lba = config.workload.lba;
+    wp.read_fraction = config.workload.read_fraction;
+    wp.io_size_bytes = static_cast<std::uint32_t>(config.workload.io_size);
+    wp.total_ios = 2 * config.workload.warmup_ios + config.workload.measured_ios;
+    wp.seed = config.workload.seed;
+    wp.block_bytes = kVolumeBlockBytes;
+    if (config.disk.model == disk::DiskModel::Zoned) {
+        // LBAs uniform over the zoned disk's sectors (the fixed disk keeps the workload's own span);
+        // with a volume the sectors are the volume's 512-byte blocks (checked by the configuration).
+        wp.block_bytes = config.disk.sector_bytes;
+        wp.disk_capacity_blocks = disks_.front()->capacity_sectors();
+    }
+    host::IoTarget* target = below;
+    if (config.volume.raid != controller::RaidLevel::None) {
+        controller::VolumeParams vp;
+        vp.geometry.level = config.volume.raid;
+        vp.geometry.disks = disks;
+        vp.geometry.unit_blocks = config.volume.stripe_kib * 1024 / kVolumeBlockBytes;
+        vp.geometry.disk_blocks = wp.disk_capacity_blocks;
+        vp.split_merge = config.volume.split_merge;
+        vp.block_bytes = kVolumeBlockBytes;
+        vp.member_al_pas = disk_al_pas_;
+        volume_ = std::make_unique<controller::VolumeController>(vp, *below);
+        target = volume_.get();
+        // The workload sees one disk: the volume.
+        wp.disks = {0};
+        wp.disk_capacity_blocks = volume_->layout().blocks();
+    }
+    if (config.workload.type == WorkloadType::Closed)
+        workload_ = std::make_unique<host::ClosedWorkload>("workload", *target, wp, config.workload.queue_depth);
+    else
+        workload_ = std::make_unique<host::OpenWorkload>("workload", *target, wp, config.workload.rate_iops);
+
+    std::vector<loop::LPort*> ports;
+    if (loop_)
+        for (std::size_t i = 0; i < loop_->port_count(); ++i) ports.push_back(&loop_->port(i));
+    std::vector<const disk::Disk*> disk_models;
+    for (const auto& d : disks_) disk_models.push_back(d.get());
+    stats_ = std::make_unique<Statistics>(config.workload.warmup_ios, config.workload.measured_ios, disk_models, ports,
+                                          volume_ != nullptr);
+    workload_->on_completed([this](const hba::IoRequest& io) { stats_->io_completed(io); });
+    if (volume_) volume_->on_member_completed([this](const hba::IoRequest& io) { stats_->member_completed(io); });
+    workload_->on_done([this] {
+        stopped_by_workload_ = true;
+        sc_core::sc_stop();
+    });
+    if (initiator_) {
+        initiator_->on_command_sent = [this](const hba::IoRequest&, const sc_time& wait) { stats_->command_sent(wait); };
+        initiator_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
+    } else {
+        // No data frames: the data the disks' buffers move instead.
+        ideal_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
+    }
+}
+
+// The loop, host memory, the initiator and target HBAs, the disks and the device driver.
+void StorageSystem::build_loop()
+{
+    const SimConfig& config = config_;
+    const unsigned disks = config.disk.count;
     loop::LoopConfig lc;
     lc.rate = config.loop.rate;
     lc.propagation_ns_per_m = config.loop.propagation_ns_per_m;
@@ -94,32 +169,6 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     driver_->set_hba(initiator_.get());
     initiator_->set_completion(driver_.get());
 
-    host::WorkloadParams wp;
-    wp.disks = disk_al_pas_;
-    wp.read_fraction = config.workload.read_fraction;
-    wp.io_size_bytes = static_cast<std::uint32_t>(config.workload.io_size);
-    wp.total_ios = 2 * config.workload.warmup_ios + config.workload.measured_ios;
-    wp.seed = config.workload.seed;
-    if (config.disk.model == disk::DiskModel::Zoned) {
-        // LBAs uniform over the zoned disk's sectors (the fixed disk keeps the workload's own span).
-        wp.block_bytes = config.disk.sector_bytes;
-        wp.disk_capacity_blocks = disks_.front()->capacity_sectors();
-    }
-    if (config.workload.type == WorkloadType::Closed)
-        workload_ = std::make_unique<host::ClosedWorkload>("workload", *driver_, wp, config.workload.queue_depth);
-    else
-        workload_ = std::make_unique<host::OpenWorkload>("workload", *driver_, wp, config.workload.rate_iops);
-
-    std::vector<loop::LPort*> ports;
-    for (std::size_t i = 0; i < loop_->port_count(); ++i) ports.push_back(&loop_->port(i));
-    stats_ = std::make_unique<Statistics>(config.workload.warmup_ios, config.workload.measured_ios, disks, ports);
-    workload_->on_completed([this](const hba::IoRequest& io) { stats_->io_completed(io); });
-    workload_->on_done([this] {
-        stopped_by_workload_ = true;
-        sc_core::sc_stop();
-    });
-    initiator_->on_command_sent = [this](const hba::IoRequest&, const sc_time& wait) { stats_->command_sent(wait); };
-    initiator_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
 }
 
 // The controller's outgoing FIFO: the SystemC reference, the Verilated RTL, or both in lock step.
@@ -186,8 +235,14 @@ std::string StorageSystem::diagnose() const
 {
     std::ostringstream out;
     out << "at " << sc_core::sc_time_stamp().to_seconds() * 1e6 << " us: issued " << workload_->issued() << ", completed "
-        << workload_->completed() << ", outstanding " << workload_->outstanding() << " (driver: " << driver_->in_hba()
-        << " in the HBA, " << driver_->waiting() << " waiting)\n";
+        << workload_->completed() << ", outstanding " << workload_->outstanding();
+    if (volume_) out << " (volume: " << volume_->active() << " requests active, " << volume_->waiting() << " waiting)";
+    if (!driver_) {
+        out << "\n";
+        for (std::size_t d = 0; d < disks_.size(); ++d) out << "  disk" << d << " holds " << disks_[d]->queued() << " commands\n";
+        return out.str();
+    }
+    out << " (driver: " << driver_->in_hba() << " in the HBA, " << driver_->waiting() << " waiting)\n";
     for (std::size_t i = 0; i < loop_->port_count(); ++i) {
         const loop::LPort& p = loop_->port(i);
         out << "  " << p.name() << " " << phy::al_pa_hex(p.al_pa()) << " " << loop::name(p.state()) << " access=" << p.access()
@@ -238,14 +293,24 @@ nlohmann::json StorageSystem::results() const
     j["completed_ios"] = workload_->completed();
     j["outstanding_ios"] = workload_->outstanding();
     j["warmup_ios"] = config_.workload.warmup_ios;
-    j["tx_frames_held"] = initiator_->frames_held();
-    j["task_set_full_retries"] = initiator_->task_set_full_retries();
+    if (initiator_) {
+        j["tx_frames_held"] = initiator_->frames_held();
+        j["task_set_full_retries"] = initiator_->task_set_full_retries();
+    }
     j["disk_mechanics"] = disk_mechanics();
     // How the simulation itself ran (deterministic, for benchmarks): L_Port process activations and
     // frames sent by all ports over the whole run.
     std::uint64_t frames = 0;
-    for (std::size_t i = 0; i < loop_->port_count(); ++i) frames += loop_->port(i).stats().frames_sent;
+    if (loop_)
+        for (std::size_t i = 0; i < loop_->port_count(); ++i) frames += loop_->port(i).stats().frames_sent;
     j["kernel"] = {{"port_activations", loop::LPort::activations()}, {"frames_sent", frames}};
+    if (volume_) {
+        // Over the whole run: the member commands and the RAID 5 write shapes.
+        j["volume"] = {{"member_ios", volume_->member_ios()},
+                       {"full_row_writes", volume_->full_rows()},
+                       {"read_modify_writes", volume_->read_modify_writes()},
+                       {"reconstruct_writes", volume_->reconstruct_writes()}};
+    }
     if (rtl_queue_) {
         // RTL-only counters: everything else is the same whichever implementation ran.
         const cosim::RtlCounters& c = rtl_queue_->rtl().counters();

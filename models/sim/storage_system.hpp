@@ -2,11 +2,15 @@
 // The modelled system (docs/model.md, "The modelled system"), built from a SimConfig: workload -> device
 // driver -> initiator HBA -> loop -> target HBAs -> disks, with host memory behind the initiator's
 // DMA. Ring order: the controller's port at node 0, disk i at node i + 1, repeat-only nodes after.
+// With a RAID volume (volume.raid), the storage controller's volume sits between the workload and the
+// driver; with transport=ideal there is no driver, HBA or loop: the ideal transport reaches the disks.
 #include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "controller/ideal_transport.hpp"
+#include "controller/volume_controller.hpp"
 #include "cosim/lockstep_transmit_queue.hpp"
 #include "cosim/rtl_transmit_queue.hpp"
 #include "disk/disk.hpp"
@@ -41,17 +45,24 @@ public:
     RunResult run();
     nlohmann::json results() const;  // statistics plus run-level counters (no wall-clock fields)
 
+    // transport=loop only (null otherwise).
     loop::Loop& loop() { return *loop_; }
     hba::InitiatorHba& initiator() { return *initiator_; }
     hba::TargetHba& target(unsigned disk) { return *targets_.at(disk); }
+    // volume.raid != none only.
+    controller::VolumeController* volume() { return volume_.get(); }
+    controller::IdealTransport* ideal_transport() { return ideal_.get(); }
+    // The measured response-time distribution (--cdf).
+    void write_cdf(std::ostream& out) const { stats_->write_cdf(out); }
     disk::Disk& disk_model(unsigned disk) { return *disks_.at(disk); }
     host::Workload& workload() { return *workload_; }
-    host::DeviceDriver& driver() { return *driver_; }
+    host::DeviceDriver& driver() { return *driver_; }  // transport=loop only
     const SimConfig& config() const { return config_; }
     // AL_PA of each disk: the lowest priorities, in loop_ID order, skipping the controller's.
     const std::vector<phy::AlPa>& disk_al_pas() const { return disk_al_pas_; }
 
 private:
+    void build_loop();
     std::string diagnose() const;
     nlohmann::json disk_mechanics() const;
     std::unique_ptr<loop::TransmitQueue> make_controller_queue(const hba::CommandFirst& policy);
@@ -64,6 +75,8 @@ private:
     std::vector<std::unique_ptr<hba::TargetHba>> targets_;
     std::vector<std::unique_ptr<disk::Disk>> disks_;
     std::unique_ptr<host::DeviceDriver> driver_;
+    std::unique_ptr<controller::IdealTransport> ideal_;
+    std::unique_ptr<controller::VolumeController> volume_;
     std::unique_ptr<host::Workload> workload_;
     std::unique_ptr<Statistics> stats_;
     std::unique_ptr<loop::PortWatcher> watcher_;

@@ -11,6 +11,7 @@
 
 #include "fake_hba.hpp"
 #include "host/closed_workload.hpp"
+#include "host/device_driver.hpp"
 #include "host/open_workload.hpp"
 #include "host/split_mix64.hpp"
 

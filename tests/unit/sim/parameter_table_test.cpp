@@ -66,6 +66,7 @@ const std::set<std::string> kSpecKeys = {
     "disk.buffer_kib", "disk.buffer_full_ratio", "disk.command_overhead_us", "initiator.task_set_full_retry_us",
     "workload.type", "workload.queue_depth", "workload.io_size", "workload.read_fraction", "workload.rate_iops",
     "workload.measured_ios", "workload.warmup_ios", "workload.seed",
+    "workload.lba", "volume.raid", "volume.stripe_kib", "volume.split_merge", "transport",  // issue 9: volumes
     "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "cmdf.impl", "rtl.clock_mhz", "rtl.lockstep",
     "sim.time_limit_s"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
 
