@@ -13,7 +13,7 @@ bool EdgeLink::replace_same_instant(const sc_time& at, const Word& word)
 
 bool EdgeLink::hold(const sc_time& at, const Word& word)
 {
-    queue_.push_back({at, word, false});
+    queue_.push_back({at, word, false, Word{}, true});
     return ++to_process_ == 1;
 }
 

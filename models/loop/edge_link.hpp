@@ -21,6 +21,9 @@ public:
         sc_core::sc_time at;
         Word word;
         bool passed_through = false;  // already forwarded downstream; only bookkeeping remains
+        // Passed through: what the port transmits from `at` on, and whether that is a change.
+        Word out;
+        bool changes_output = true;
     };
 
     // Changes queued that the port has still to process itself: nothing may overtake them.
@@ -31,17 +34,25 @@ public:
     bool replace_same_instant(const sc_core::sc_time& at, const Word& word);
     // A change the port processes; true if it is the only one queued to process.
     bool hold(const sc_core::sc_time& at, const Word& word);
-    // A change the port forwarded. Everything queued was passed through too: what has already
+    // Before passing a change on: everything queued was passed through too, and what has already
     // arrived by `now` is handed to `catch_up` now, so that a port that never wakes up keeps only
     // the changes still on their way to it.
     template <class F>
-    void pass(const sc_core::sc_time& now, const sc_core::sc_time& at, const Word& word, F&& catch_up)
+    void catch_up_to(const sc_core::sc_time& now, F&& catch_up)
     {
         while (!queue_.empty() && queue_.front().at <= now) {
             catch_up(queue_.front());
             queue_.pop_front();
         }
-        queue_.push_back({at, word, true});
+    }
+    // What the port will be transmitting after the changes passed through so far (nothing if none
+    // is queued: then it is what it transmits now).
+    const Word* last_output() const { return queue_.empty() ? nullptr : &queue_.back().out; }
+    // A change the port passed through, transmitting `out` from `at` on (`changes_output`: out
+    // differs from what it transmitted before, and was forwarded downstream).
+    void pass(const sc_core::sc_time& at, const Word& word, const Word& out, bool changes_output)
+    {
+        queue_.push_back({at, word, true, out, changes_output});
     }
     // Hands every change that has arrived by `now` to `on_change`, oldest first; the change is off
     // the queue by then, so the callee may recall or truncate.

@@ -41,19 +41,31 @@ void LPort::listen_to_queue()
 
 // ---- Receive side and the fast path -------------------------------------------------------------
 
-bool LPort::can_pass_through(const Word& w) const
-{
-    if (observed_ || tx_own_ || in_.busy() || !downstream_) return false;
-    return lpsm_.unaffected_by(w);
-}
+// Nothing stands in the way of passing a change through at once: the port is not observed, sends
+// nothing of its own, and has no earlier change left to process.
+bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !in_.busy() && downstream_; }
 
 void LPort::receive(const sc_time& arrival, const Word& word)
 {
     if (in_.replace_same_instant(arrival, word)) return;
-    if (can_pass_through(word)) {
-        in_.pass(sc_time_stamp(), arrival, word, [this](const EdgeLink::Change& c) { catch_up(c); });
-        downstream_->receive(arrival + hop_delay_, word);
-        return;
+    if (can_pass_through()) {
+        if (lpsm_.unaffected_by(word)) {
+            // Repeated as it is.
+            in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
+            in_.pass(arrival, word, word, true);
+            downstream_->receive(arrival + hop_delay_, word);
+            return;
+        }
+        if (const auto out = lpsm_.fill_replacement(word)) {
+            // An arbitrating port's fill word: it transmits `out` from `arrival` on, a change only
+            // if it differs from what it sends until then (as update_fill() would decide).
+            in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
+            const Word* before = in_.last_output();
+            const bool changes = *out != (before ? *before : tx_word_);
+            in_.pass(arrival, word, *out, changes);
+            if (changes) downstream_->receive(arrival + hop_delay_, *out);
+            return;
+        }
     }
     if (in_.hold(arrival, word)) rx_event_.notify(arrival - sc_time_stamp());
 }
@@ -67,8 +79,9 @@ void LPort::arm_rx_event()
 void LPort::catch_up(const EdgeLink::Change& c)
 {
     lpsm_.repeated(c.word);
+    if (!c.changes_output) return;
     spacing_.ended(tx_word_, c.at);
-    tx_word_ = c.word;
+    tx_word_ = c.out;
     tx_since_ = c.at;
 }
 

@@ -95,7 +95,7 @@ private:
     void send_own(const Word& w);
     void emit(const Word& w);
     void update_fill();
-    bool can_pass_through(const Word& w) const;
+    bool can_pass_through() const;
     void catch_up(const EdgeLink::Change& c);
     void recall_passed_through();
     void truncate_after(const sc_core::sc_time& cutoff);

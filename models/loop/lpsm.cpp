@@ -11,10 +11,20 @@ Lpsm::Lpsm(const PortConfig& config, const LoopDirectory& directory, LpsmObserve
 bool Lpsm::unaffected_by(const Word& w) const
 {
     if (w.is_fill()) {
-        const bool quiet = state_ == LpsmState::Monitoring && !arbitrating_ && !fill_originator_ && queue_->empty();
-        return quiet && !w.is_arb(cfg_.al_pa);
+        // A monitoring port repeats fill words; it alters its own ARB, and the fill originator its
+        // ARB(F0). An IDLE sets ACCESS, which matters only to a port with something to send: one
+        // that waits for the access window starts arbitrating on it.
+        if (state_ != LpsmState::Monitoring || arbitrating_ || fill_originator_ || w.is_arb(cfg_.al_pa)) return false;
+        if (queue_->empty()) return true;
+        return !access_ && w.kind != WordKind::Idle;  // waiting for the access window
     }
     return repeating() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa);
+}
+
+std::optional<Word> Lpsm::fill_replacement(const Word& w) const
+{
+    if (state_ != LpsmState::Arbitrating || !w.is_fill() || w.is_arb(cfg_.al_pa) || rx_frame_for_us_) return std::nullopt;
+    return substitute(w);
 }
 
 void Lpsm::repeated(const Word& w)

@@ -9,6 +9,7 @@
 // is on its way, commit(). fill() is the fill word the port transmits when it sends nothing of its
 // own.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "loop/circuit_credit.hpp"
@@ -71,9 +72,14 @@ public:
     // A word the port repeated without processing: only the bookkeeping is left.
     void repeated(const Word& w);
     // Would the port forward `w` unchanged and without reacting to it, whatever else arrives
-    // before it? (`w` a fill word: only a port that wants nothing; anything else: any repeating
-    // port unless `w` is an OPN to it.)
+    // before it? (`w` a fill word: a monitoring port that wants nothing, or one that waits for the
+    // access window and `w` is not IDLE; anything else: any repeating port unless `w` is an OPN
+    // to it.)
     bool unaffected_by(const Word& w) const;
+    // An arbitrating port alters only fill words, and receiving one (other than its own ARB) does
+    // not change its state: the fill word it transmits in place of `w`, or nothing if `w` could
+    // change its state or the port does not arbitrate.
+    std::optional<Word> fill_replacement(const Word& w) const;
 
     // Start or stop arbitrating as the queue demands (after receiving, before transmitting).
     void update_arbitration();

@@ -274,3 +274,42 @@ TEST_CASE("lpsm words: with a close timer, an opener that has sent everything as
     CHECK_FALSE(d.idle_close);
     CHECK(p.rec.count(E::CircuitOpened) == 1);
 }
+
+TEST_CASE("lpsm words: what a port can pass on without processing it (the fast path's question)", "[loop][lpsm][fast]")
+{
+    Port p(config(0x10));
+    // Arbitrating: fill words are replaced (a higher-priority ARB passes), its own ARB it must
+    // process (it wins), frames and primitives pass as they are.
+    p.queue_for(0x20);
+    REQUIRE(p.lpsm.state() == LpsmState::Arbitrating);
+    CHECK(p.lpsm.fill_replacement(Word::idle()) == Word::arb(0x10));
+    CHECK(p.lpsm.fill_replacement(Word::arb(phy::kArbFairnessFill)) == Word::arb(0x10));
+    CHECK(p.lpsm.fill_replacement(Word::arb(0x20)) == Word::arb(0x10));
+    CHECK(p.lpsm.fill_replacement(Word::arb(0x05)) == Word::arb(0x05));
+    CHECK_FALSE(p.lpsm.fill_replacement(Word::arb(0x10)).has_value());
+    CHECK(p.lpsm.unaffected_by(Word::frame_of(frame(0x01, 0x02))));
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::opn(0x10, 0x10, false)));
+
+    // After its tenancy, with another frame queued, it waits for the access window: fill words
+    // pass unchanged, except IDLE (it would start arbitrating) and ARB(F0) while it is the fill
+    // originator (it removes it).
+    p.lpsm.receive(Word::arb(0x10));
+    p.act(K::Opn);
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    p.act(K::Cls);
+    p.lpsm.receive(Word::cls());
+    p.queue_for(0x20);
+    p.act(K::Leave);
+    REQUIRE(p.lpsm.state() == LpsmState::Monitoring);
+    REQUIRE_FALSE(p.lpsm.access());
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::arb(phy::kArbFairnessFill)));  // the fill originator
+    CHECK_FALSE(p.lpsm.fill_replacement(Word::idle()).has_value());  // replacement is for arbitrating ports only
+    p.lpsm.receive(Word::arb(0x30));  // another port replaced it: no longer the originator
+    CHECK(p.lpsm.unaffected_by(Word::arb(0x30)));
+    CHECK(p.lpsm.unaffected_by(Word::arb(phy::kArbFairnessFill)));
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::idle()));
+    p.lpsm.receive(Word::idle());
+    p.lpsm.update_arbitration();
+    CHECK(p.lpsm.state() == LpsmState::Arbitrating);
+}
