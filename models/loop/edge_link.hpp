@@ -7,8 +7,9 @@
 // process such changes after all, it recalls them (they become changes to process) and has the ports
 // downstream truncate what it passed on. Which changes a port cannot alter is the LPSM's answer
 // (Lpsm::unaffected_by); this class only keeps the books.
-#include <deque>
+#include <cstddef>
 #include <optional>
+#include <vector>
 #include <systemc>
 
 #include "loop/word.hpp"
@@ -40,28 +41,28 @@ public:
     template <class F>
     void catch_up_to(const sc_core::sc_time& now, F&& catch_up)
     {
-        while (!queue_.empty() && queue_.front().at <= now) {
-            catch_up(queue_.front());
-            queue_.pop_front();
+        while (!empty() && front().at <= now) {
+            catch_up(front());
+            pop_front();
         }
     }
     // What the port will be transmitting after the changes passed through so far (nothing if none
     // is queued: then it is what it transmits now).
-    const Word* last_output() const { return queue_.empty() ? nullptr : &queue_.back().out; }
+    const Word* last_output() const { return empty() ? nullptr : &back().out; }
     // A change the port passed through, transmitting `out` from `at` on (`changes_output`: out
     // differs from what it transmitted before, and was forwarded downstream).
     void pass(const sc_core::sc_time& at, const Word& word, const Word& out, bool changes_output)
     {
-        queue_.push_back({at, word, true, out, changes_output});
+        push_back({at, word, true, out, changes_output});
     }
     // Hands every change that has arrived by `now` to `on_change`, oldest first; the change is off
     // the queue by then, so the callee may recall or truncate.
     template <class F>
     void take_arrived(const sc_core::sc_time& now, F&& on_change)
     {
-        while (!queue_.empty() && queue_.front().at <= now) {
-            const Change c = std::move(queue_.front());
-            queue_.pop_front();
+        while (!empty() && front().at <= now) {
+            const Change c = std::move(front());
+            pop_front();
             if (!c.passed_through) --to_process_;
             on_change(c);
         }
@@ -74,7 +75,29 @@ public:
     bool truncate_after(const sc_core::sc_time& cutoff);
 
 private:
-    std::deque<Change> queue_;
+    // A ring buffer: a port's queue is refilled as fast as it drains, so after the first few frames
+    // it never allocates again (a std::deque would allocate and free a block every few changes).
+    bool empty() const { return size_ == 0; }
+    Change& at(std::size_t i) { return ring_[(head_ + i) & (ring_.size() - 1)]; }
+    const Change& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
+    Change& front() { return at(0); }
+    Change& back() { return at(size_ - 1); }
+    const Change& back() const { return at(size_ - 1); }
+    void push_back(Change c);
+    void pop_front()
+    {
+        front() = Change{};  // drop the frame it may hold
+        head_ = (head_ + 1) & (ring_.size() - 1);
+        --size_;
+    }
+    void pop_back()
+    {
+        back() = Change{};
+        --size_;
+    }
+
+    std::vector<Change> ring_ = std::vector<Change>(16);  // size a power of two
+    std::size_t head_ = 0, size_ = 0;
     unsigned to_process_ = 0;
 };
 
