@@ -25,7 +25,7 @@ bool EdgeLink::replace_same_instant(const sc_time& at, const Word& word)
 
 bool EdgeLink::hold(const sc_time& at, const Word& word)
 {
-    push_back({at, word, false, Word{}, true});
+    push_back({at, word, false, true, false, Word{}});
     return ++to_process_ == 1;
 }
 

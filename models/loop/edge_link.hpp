@@ -22,9 +22,13 @@ public:
         sc_core::sc_time at;
         Word word;
         bool passed_through = false;  // already forwarded downstream; only bookkeeping remains
-        // Passed through: what the port transmits from `at` on, and whether that is a change.
-        Word out;
+        // Passed through: whether what the port transmits changes at `at`, and whether it
+        // transmits `replacement` (an arbitrating port's fill word) rather than `word`.
         bool changes_output = true;
+        bool replaced = false;
+        Word replacement;
+
+        const Word& output() const { return replaced ? replacement : word; }
     };
 
     // Changes queued that the port has still to process itself: nothing may overtake them.
@@ -48,12 +52,14 @@ public:
     }
     // What the port will be transmitting after the changes passed through so far (nothing if none
     // is queued: then it is what it transmits now).
-    const Word* last_output() const { return empty() ? nullptr : &back().out; }
-    // A change the port passed through, transmitting `out` from `at` on (`changes_output`: out
-    // differs from what it transmitted before, and was forwarded downstream).
-    void pass(const sc_core::sc_time& at, const Word& word, const Word& out, bool changes_output)
+    const Word* last_output() const { return empty() ? nullptr : &back().output(); }
+    // A change the port repeated as it is.
+    void pass(const sc_core::sc_time& at, const Word& word) { push_back({at, word, true, true, false, Word{}}); }
+    // A fill word the port replaced by `out` (`changes_output`: out differs from what it
+    // transmitted before, and was forwarded downstream).
+    void pass_replaced(const sc_core::sc_time& at, const Word& word, const Word& out, bool changes_output)
     {
-        push_back({at, word, true, out, changes_output});
+        push_back({at, word, true, changes_output, true, out});
     }
     // Hands every change that has arrived by `now` to `on_change`, oldest first; the change is off
     // the queue by then, so the callee may recall or truncate.

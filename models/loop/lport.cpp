@@ -52,7 +52,7 @@ void LPort::receive(const sc_time& arrival, const Word& word)
         if (lpsm_.unaffected_by(word)) {
             // Repeated as it is.
             in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
-            in_.pass(arrival, word, word, true);
+            in_.pass(arrival, word);
             downstream_->receive(arrival + hop_delay_, word);
             return;
         }
@@ -62,7 +62,7 @@ void LPort::receive(const sc_time& arrival, const Word& word)
             in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
             const Word* before = in_.last_output();
             const bool changes = *out != (before ? *before : tx_word_);
-            in_.pass(arrival, word, *out, changes);
+            in_.pass_replaced(arrival, word, *out, changes);
             if (changes) downstream_->receive(arrival + hop_delay_, *out);
             return;
         }
@@ -81,7 +81,7 @@ void LPort::catch_up(const EdgeLink::Change& c)
     lpsm_.repeated(c.word);
     if (!c.changes_output) return;
     spacing_.ended(tx_word_, c.at);
-    tx_word_ = c.out;
+    tx_word_ = c.output();
     tx_since_ = c.at;
 }
 
