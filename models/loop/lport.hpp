@@ -19,13 +19,13 @@
 // when it next runs. That holds for a frame or primitive at any repeating port with nothing of its
 // own left to process (only OPN to the port or ARB(own) could stop it repeating, and either would
 // be queued ahead), and for any word at a *quiet* port: MONITORING, nothing to send, nothing queued
-// to process. A quiet port stops being quiet only when the layer above gives it something to send;
+// to process (a port waiting for the access window: any fill word but IDLE). An arbitrating port
+// passes fill words on replaced (Lpsm::fill_replacement). A quiet port stops being quiet only when the layer above gives it something to send;
 // it then recalls the changes it passed on that have not yet reached it (truncating the queues
 // downstream) and processes them itself. Watched or traced ports always take the full path, so a
 // trace shows every word.
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <systemc>
 
 #include "loop/edge_link.hpp"
