@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "phy/al_pa.hpp"
-#include "phy/link_timing.hpp"
+#include "phy/line_rate.hpp"
 
 namespace fcal::loop {
 
@@ -28,7 +28,7 @@ struct LoopFrame {
     FrameClass frame_class = FrameClass::Other;
     std::shared_ptr<const FrameContent> content;
 
-    std::uint64_t words() const { return phy::LinkTiming::frame_words(payload_bytes); }
+    std::uint64_t words() const { return phy::frame_words(payload_bytes); }
 };
 
 }  // namespace fcal::loop

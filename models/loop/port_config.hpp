@@ -13,6 +13,9 @@ struct PortConfig {
     unsigned incoming_buffers = 1;
     unsigned login_bb_credit = 0;
     bool full_duplex = false;  // open others with OPN(yx) rather than OPN(yy)
+    // Close timer: an opener with nothing left to send keeps the circuit open up to this long after
+    // its last word, waiting for another frame for the peer (0: close at once).
+    double circuit_hold_s = 0;
 };
 
 // Login parameters of the other ports, as PLOGI would have told them.

@@ -20,10 +20,9 @@ public:
     double word_seconds() const { return 40.0 / baud(rate_); }
     sc_core::sc_time word_time() const { return words(1); }
     sc_core::sc_time words(std::uint64_t n) const;
-    // Whole words needed to carry `bytes` of payload (padded to a word boundary).
-    static std::uint64_t words_for_bytes(std::uint64_t bytes) { return (bytes + kBytesPerWord - 1) / kBytesPerWord; }
-    // Frame on the wire: SOF + 6 header words + payload words + CRC + EOF.
-    static std::uint64_t frame_words(std::uint64_t payload_bytes) { return 1 + 6 + words_for_bytes(payload_bytes) + 1 + 1; }
+    // See line_rate.hpp (SystemC-free).
+    static std::uint64_t words_for_bytes(std::uint64_t bytes) { return phy::words_for_bytes(bytes); }
+    static std::uint64_t frame_words(std::uint64_t payload_bytes) { return phy::frame_words(payload_bytes); }
     sc_core::sc_time frame_time(std::uint64_t payload_bytes) const { return words(frame_words(payload_bytes)); }
     sc_core::sc_time cable(double metres) const;
     sc_core::sc_time port_delay(unsigned delay_words) const { return words(delay_words); }

@@ -594,6 +594,8 @@ ParameterTable fcal_parameters()
     t.add(integer("initiator.login_bb_credit", 0, 0, kMaxBuffers, "frames",
                   "frames others may send right after OPEN before an R_RDY; at most incoming_buffers"));
     t.add(boolean("initiator.full_duplex", false, "the controller opens with OPN(yx) so both directions carry frames"));
+    t.add(non_negative("initiator.circuit_hold_us", 0.0, "us",
+                       "close timer: an open circuit waits this long after the last word for another frame to the peer (0: close at once)"));
     t.add(bytes("initiator.max_payload", 2048, 4, kMaxFramePayload, "largest data-frame payload the controller sends", 4));
     t.add(non_negative("initiator.cmd_exec_us", 43.9, "us", "main-processor time to execute one I/O command"));
     t.add(non_negative("initiator.xfer_rdy_us", 11.8, "us", "handling of an incoming XFER_RDY before write data moves"));
@@ -617,6 +619,8 @@ ParameterTable fcal_parameters()
     t.add(integer("target.login_bb_credit", 0, 0, kMaxBuffers, "frames",
                   "frames others may send right after OPEN before an R_RDY; at most incoming_buffers"));
     t.add(boolean("target.full_duplex", false, "disks open with OPN(yx) so both directions carry frames"));
+    t.add(non_negative("target.circuit_hold_us", 0.0, "us",
+                       "close timer: an open circuit waits this long after the last word for another frame to the peer (0: close at once)"));
     t.add(bytes("target.max_payload", 2048, 4, kMaxFramePayload, "largest data-frame payload a disk sends", 4));
     t.add(non_negative("target.cmd_exec_us", 47.4, "us", "time for a disk interface to execute one command"));
     t.add(non_negative("target.rsp_gen_us", 10.3, "us", "generation of the FCP_RSP after the last data"));

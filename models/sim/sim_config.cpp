@@ -38,6 +38,7 @@ void read_hba(const ParameterTable& t, const std::string& side, HbaConfig& hba)
     hba.incoming_buffers = get_unsigned(t, side + ".incoming_buffers");
     hba.login_bb_credit = get_unsigned(t, side + ".login_bb_credit");
     hba.full_duplex = t.get_bool(side + ".full_duplex");
+    hba.circuit_hold_us = t.get_real(side + ".circuit_hold_us");
     hba.max_payload = static_cast<unsigned>(t.get_bytes(side + ".max_payload"));
     hba.cmd_exec_us = t.get_real(side + ".cmd_exec_us");
     hba.dma_mbs = t.get_real(side + ".dma_mbs");
@@ -56,6 +57,7 @@ void write_hba(const HbaConfig& hba, nlohmann::json& j)
     j["incoming_buffers"] = hba.incoming_buffers;
     j["login_bb_credit"] = hba.login_bb_credit;
     j["full_duplex"] = hba.full_duplex;
+    j["circuit_hold_us"] = hba.circuit_hold_us;
     j["max_payload"] = hba.max_payload;
     j["cmd_exec_us"] = hba.cmd_exec_us;
     j["dma_mbs"] = hba.dma_mbs;

@@ -56,6 +56,7 @@ struct HbaConfig {
     unsigned incoming_buffers{};
     unsigned login_bb_credit{};
     bool full_duplex{};
+    double circuit_hold_us{};  // the port's close timer
     unsigned max_payload{};  // bytes
     double cmd_exec_us{};
     double dma_mbs{};  // 10^6 bytes per second

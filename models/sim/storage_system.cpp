@@ -36,6 +36,7 @@ loop::PortConfig port_config(const std::string& name, phy::AlPa al_pa, const Hba
     p.incoming_buffers = c.incoming_buffers;
     p.login_bb_credit = c.login_bb_credit;
     p.full_duplex = c.full_duplex;
+    p.circuit_hold_s = c.circuit_hold_us * 1e-6;
     return p;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fast path is exact (issue 11): with every port traced (which forces each port through the full
 # hop-by-hop path) the results equal those of the untraced run, for the baseline, the normal
-# schedule, login credit, full duplex, 64 disks and long cables.
+# schedule, login credit, full duplex, 64 disks, long cables, a 126-node loop and close timers.
 # Usage: trace_equivalence.sh <bin dir>
 set -euo pipefail
 sim="$1/fcal-sim"
@@ -14,6 +14,8 @@ declare -A cases=(
     [full_duplex]="--set initiator.full_duplex=true --set target.full_duplex=true --set workload.read_fraction=0.5"
     [disks_64]="--set disk.count=64 --set workload.warmup_ios=64"
     [long_cables]="--set loop.hop_m=200 --set workload.read_fraction=0.5"
+    [nodes_126]="--set loop.nodes=126"
+    [circuit_hold]="--set target.dma_mbs=150 --set target.circuit_hold_us=5 --set initiator.circuit_hold_us=2 --set workload.read_fraction=0.5"
 )
 failed=0
 for name in "${!cases[@]}"; do

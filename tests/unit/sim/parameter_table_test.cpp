@@ -57,6 +57,7 @@ const std::set<std::string> kSpecKeys = {
     "target.fair", "target.incoming_buffers", "target.login_bb_credit", "target.full_duplex", "target.max_payload",
     "target.cmd_exec_us", "target.rsp_gen_us", "target.dma_mbs", "target.dma_sched_us", "target.frame_proc_ns",
     "target.sft_us", "target.burst_bytes",
+    "initiator.circuit_hold_us", "target.circuit_hold_us",  // the ports' close timer: issue 11
     "driver.arrival_us", "driver.completion_us",
     "disk.count", "disk.access_ms", "disk.rate_mbs", "disk.queue_slots",
     // issue 9, disks

@@ -1,0 +1,315 @@
+// The LPSM on its own, driven word by word without a simulation kernel (docs/model.md, "The loop:
+// LPSM", "The loop: fairness", "The loop: alternative BB credit"): every expectation follows from the
+// state machine's rules, one received word at a time.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "loop/lpsm.hpp"
+
+using namespace fcal;
+using loop::LpsmState;
+using loop::Word;
+using K = loop::Lpsm::Decision::Kind;
+using E = loop::LpsmObserver::Event;
+
+namespace {
+
+struct Directory : loop::LoopDirectory {
+    std::map<phy::AlPa, unsigned> login_credit;
+    unsigned login_bb_credit(phy::AlPa p) const override { return login_credit.count(p) ? login_credit.at(p) : 0; }
+    bool on_loop(phy::AlPa) const override { return true; }
+};
+
+struct Recorder : loop::LpsmObserver {
+    std::vector<E> events;
+    std::vector<LpsmState> states;
+    std::vector<std::shared_ptr<const loop::LoopFrame>> received;
+    void lpsm_event(E e) override { events.push_back(e); }
+    void state_changed(LpsmState, LpsmState to) override { states.push_back(to); }
+    void frame_received(const std::shared_ptr<const loop::LoopFrame>& f) override { received.push_back(f); }
+    void protocol_error(const std::string& what) override { throw std::runtime_error(what); }
+    unsigned count(E e) const { return static_cast<unsigned>(std::count(events.begin(), events.end(), e)); }
+};
+
+std::shared_ptr<const loop::LoopFrame> frame(phy::AlPa src, phy::AlPa dest)
+{
+    auto f = std::make_shared<loop::LoopFrame>();
+    f->source = src;
+    f->destination = dest;
+    f->payload_bytes = 64;
+    return f;
+}
+
+// One port under test, with its queue and observer.
+struct Port {
+    explicit Port(loop::PortConfig c) : cfg(c), lpsm(cfg, dir, rec) { lpsm.set_queue(&queue); }
+    void queue_for(phy::AlPa dest, unsigned n = 1)
+    {
+        for (unsigned i = 0; i < n; ++i) queue.push(loop::OutgoingFrame{frame(cfg.al_pa, dest)});
+        lpsm.update_arbitration();
+    }
+    // Carries out what next() decides, as the port would once spacing allows; returns the word sent.
+    Word act(K expected)
+    {
+        const auto d = lpsm.next();
+        REQUIRE(d.kind == expected);
+        const Word w = d.kind == K::Leave ? Word::idle() : lpsm.prepare(d);
+        lpsm.commit(d);
+        return w;
+    }
+    loop::PortConfig cfg;
+    Directory dir;
+    Recorder rec;
+    loop::FifoTransmitQueue queue;
+    loop::Lpsm lpsm;
+};
+
+loop::PortConfig config(phy::AlPa al_pa, unsigned buffers = 1, unsigned login_credit = 0)
+{
+    loop::PortConfig c;
+    c.al_pa = al_pa;
+    c.incoming_buffers = buffers;
+    c.login_bb_credit = login_credit;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("lpsm words: a monitoring port repeats what it receives and arbitrates only when it has a frame",
+          "[loop][lpsm]")
+{
+    Port p(config(0x10));
+    CHECK(p.lpsm.state() == LpsmState::Monitoring);
+    p.lpsm.receive(Word::idle());
+    CHECK(p.lpsm.fill() == Word::idle());
+    p.lpsm.receive(Word::arb(0x20));
+    CHECK(p.lpsm.fill() == Word::arb(0x20));  // a monitoring port repeats others' ARBs
+    CHECK(p.lpsm.unaffected_by(Word::arb(0x20)));
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::arb(0x10)));  // its own ARB it removes
+    CHECK(p.lpsm.unaffected_by(Word::r_rdy()));
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::opn(0x10, 0x10, false)));
+
+    p.queue_for(0x20);
+    CHECK(p.lpsm.state() == LpsmState::Arbitrating);
+    CHECK(p.rec.count(E::Requesting) == 1);
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::idle()));  // it will replace fill words now
+    CHECK(p.lpsm.fill() == Word::arb(0x10));  // ARB(20) has lower priority: replaced by ARB(10)
+    p.lpsm.receive(Word::arb(0x05));
+    CHECK(p.lpsm.fill() == Word::arb(0x05));  // a higher-priority ARB passes
+    p.lpsm.receive(Word::idle());
+    CHECK(p.lpsm.fill() == Word::arb(0x10));
+    p.lpsm.receive(Word::arb(0x10));  // its own ARB came round: it won
+    CHECK(p.lpsm.state() == LpsmState::ArbitrationWon);
+    CHECK(p.lpsm.owner());
+    CHECK_FALSE(p.lpsm.access());
+    CHECK(p.lpsm.fill() == Word::arb(phy::kArbFairnessFill));  // the owner fills with ARB(F0)
+}
+
+TEST_CASE("lpsm words: a half-duplex circuit, word by word, on alternative BB credit", "[loop][lpsm][credit]")
+{
+    Port a(config(0x10)), b(config(0x20, 2));
+    a.queue_for(0x20, 2);
+    a.lpsm.receive(Word::arb(0x10));
+    const Word opn = a.act(K::Opn);
+    CHECK(opn == Word::opn(0x20, 0x10, false));
+    CHECK(a.lpsm.state() == LpsmState::Open);
+    CHECK(a.rec.count(E::CircuitOpened) == 1);
+    CHECK(a.lpsm.next().kind == K::None);  // no credit until an R_RDY
+
+    // B receives the OPN and owes one R_RDY per free buffer.
+    b.lpsm.receive(opn);
+    CHECK(b.lpsm.state() == LpsmState::Opened);
+    const Word r1 = b.act(K::RRdy), r2 = b.act(K::RRdy);
+    CHECK(r1.kind == loop::WordKind::RRdy);
+    CHECK(b.lpsm.next().kind == K::None);  // two buffers, two R_RDYs, then nothing
+    CHECK_FALSE(b.lpsm.unaffected_by(Word::r_rdy()));  // in a circuit it absorbs words
+
+    a.lpsm.receive(r1);
+    a.lpsm.receive(r2);
+    CHECK(a.lpsm.credit().credit() == 2);
+    const Word f1 = a.act(K::Frame);
+    const Word f2 = a.act(K::Frame);
+    CHECK(f1.kind == loop::WordKind::Frame);
+    CHECK(a.lpsm.credit().credit() == 0);
+    CHECK(a.queue.empty());
+    a.lpsm.update_arbitration();
+    // Nothing left for the peer: close.
+    const auto close = a.lpsm.next();
+    REQUIRE(close.kind == K::Cls);
+    CHECK_FALSE(close.frames_left);
+    CHECK_FALSE(close.idle_close);  // no close timer configured
+    a.lpsm.prepare(close);
+    a.lpsm.commit(close);
+    CHECK(a.lpsm.state() == LpsmState::XmittedClose);
+
+    // B takes both frames; the word after each EOF completes it.
+    b.lpsm.receive(f1);
+    CHECK(b.rec.received.empty());
+    b.lpsm.receive(f2);
+    CHECK(b.rec.received.size() == 1);
+    CHECK(b.lpsm.credit().free_buffers() == 0);
+    b.lpsm.receive(Word::cls());
+    CHECK(b.rec.received.size() == 2);
+    CHECK(b.lpsm.state() == LpsmState::ReceivedClose);
+    b.lpsm.release_buffer();
+    CHECK(b.lpsm.next().kind == K::Cls);  // no R_RDY on a closing circuit, just the CLS back
+    const Word cls = b.act(K::Cls);
+    CHECK(b.lpsm.state() == LpsmState::Monitoring);
+    b.lpsm.release_buffer();
+    CHECK(b.lpsm.credit().free_buffers() == 2);
+    CHECK_THROWS(b.lpsm.release_buffer());  // both buffers are free already
+
+    // A gets the CLS back and leaves the loop.
+    a.lpsm.receive(cls);
+    a.act(K::Leave);
+    CHECK(a.lpsm.state() == LpsmState::Monitoring);
+    CHECK_FALSE(a.lpsm.owner());
+    CHECK(a.rec.count(E::LeftLoop) == 1);
+}
+
+TEST_CASE("lpsm words: login credit is spent first and the R_RDYs that repay it are discarded", "[loop][lpsm][credit]")
+{
+    Port a(config(0x10));
+    a.dir.login_credit[0x20] = 2;
+    a.queue_for(0x20, 3);
+    a.lpsm.receive(Word::arb(0x10));
+    a.act(K::Opn);
+    CHECK(a.lpsm.credit().credit() == 2);
+    a.act(K::Frame);
+    a.act(K::Frame);
+    CHECK(a.lpsm.credit().login_credit_used() == 2);
+    CHECK(a.lpsm.next().kind == K::None);
+    a.lpsm.receive(Word::r_rdy());  // repays login credit
+    a.lpsm.receive(Word::r_rdy());
+    CHECK(a.lpsm.next().kind == K::None);
+    a.lpsm.receive(Word::r_rdy());  // a fresh buffer
+    CHECK(a.lpsm.credit().credit() == 1);
+    a.act(K::Frame);
+    CHECK(a.rec.count(E::RRdyReceived) == 3);
+}
+
+TEST_CASE("lpsm words: fairness holds a port back until IDLEs reopen the access window", "[loop][lpsm][fairness]")
+{
+    Port p(config(0x10));
+    p.queue_for(0x20);
+    p.lpsm.receive(Word::arb(0x10));
+    p.act(K::Opn);
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    p.lpsm.update_arbitration();
+    p.act(K::Cls);
+    p.lpsm.receive(Word::cls());
+    p.act(K::Leave);
+    REQUIRE(p.lpsm.state() == LpsmState::Monitoring);
+    CHECK_FALSE(p.lpsm.access());
+
+    // Its ARB(F0) comes back unreplaced: it was the last owner, so it removes it.
+    p.lpsm.receive(Word::arb(phy::kArbFairnessFill));
+    CHECK(p.lpsm.fill() == Word::idle());
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::arb(phy::kArbFairnessFill)));
+
+    p.queue_for(0x20);
+    CHECK(p.lpsm.state() == LpsmState::Monitoring);  // ACCESS clear: it waits
+    CHECK(p.rec.count(E::Requesting) == 2);
+    p.lpsm.receive(Word::arb(0x30));
+    p.lpsm.update_arbitration();
+    CHECK(p.lpsm.state() == LpsmState::Monitoring);
+    p.lpsm.receive(Word::idle());  // IDLE: the access window reopens
+    CHECK(p.lpsm.access());
+    p.lpsm.update_arbitration();
+    CHECK(p.lpsm.state() == LpsmState::Arbitrating);
+    CHECK(p.rec.count(E::ArbitrationWithoutAccess) == 0);
+}
+
+TEST_CASE("lpsm words: the owner switches its fill to IDLE when its ARB(F0) returns, and opens the next "
+          "destination through TRANSFER when nobody waits",
+          "[loop][lpsm][fairness]")
+{
+    Port p(config(0x10));
+    p.queue_for(0x20);
+    p.queue_for(0x30);
+    p.lpsm.receive(Word::arb(0x10));
+    CHECK(p.lpsm.fill() == Word::arb(phy::kArbFairnessFill));
+    p.lpsm.receive(Word::arb(phy::kArbFairnessFill));
+    CHECK(p.lpsm.fill() == Word::idle());  // nobody replaced it: nobody else wants the loop
+    p.act(K::Opn);
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    p.act(K::Cls);  // the frame for 0x30 cannot go in this circuit
+    p.lpsm.receive(Word::cls());
+    p.act(K::Leave);
+    CHECK(p.lpsm.state() == LpsmState::Transfer);
+    CHECK(p.rec.count(E::Transfer) == 1);
+    CHECK(p.act(K::Opn) == Word::opn(0x30, 0x10, false));
+}
+
+TEST_CASE("lpsm words: with a close timer, an opener that has sent everything asks to hold the circuit",
+          "[loop][lpsm][hold]")
+{
+    auto c = config(0x10);
+    c.circuit_hold_s = 5e-6;
+    Port p(c);
+    p.queue_for(0x20);
+    p.lpsm.receive(Word::arb(0x10));
+    p.act(K::Opn);
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    auto d = p.lpsm.next();
+    CHECK(d.kind == K::Cls);
+    CHECK(d.idle_close);  // the port may wait (its timer) before the CLS
+    // Another frame for the peer arrives meanwhile: it goes in the same circuit once credit allows.
+    p.queue_for(0x20);
+    CHECK(p.lpsm.next().kind == K::None);  // frame waiting, no credit: hold
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    // A frame for somebody else: close at once, it needs a circuit of its own.
+    p.queue_for(0x30);
+    d = p.lpsm.next();
+    CHECK(d.kind == K::Cls);
+    CHECK_FALSE(d.idle_close);
+    CHECK(p.rec.count(E::CircuitOpened) == 1);
+}
+
+TEST_CASE("lpsm words: what a port can pass on without processing it (the fast path's question)", "[loop][lpsm][fast]")
+{
+    Port p(config(0x10));
+    // Arbitrating: fill words are replaced (a higher-priority ARB passes), its own ARB it must
+    // process (it wins), frames and primitives pass as they are.
+    p.queue_for(0x20);
+    REQUIRE(p.lpsm.state() == LpsmState::Arbitrating);
+    CHECK(p.lpsm.fill_replacement(Word::idle()) == Word::arb(0x10));
+    CHECK(p.lpsm.fill_replacement(Word::arb(phy::kArbFairnessFill)) == Word::arb(0x10));
+    CHECK(p.lpsm.fill_replacement(Word::arb(0x20)) == Word::arb(0x10));
+    CHECK(p.lpsm.fill_replacement(Word::arb(0x05)) == Word::arb(0x05));
+    CHECK_FALSE(p.lpsm.fill_replacement(Word::arb(0x10)).has_value());
+    CHECK(p.lpsm.unaffected_by(Word::frame_of(frame(0x01, 0x02))));
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::opn(0x10, 0x10, false)));
+
+    // After its tenancy, with another frame queued, it waits for the access window: fill words
+    // pass unchanged, except IDLE (it would start arbitrating) and ARB(F0) while it is the fill
+    // originator (it removes it).
+    p.lpsm.receive(Word::arb(0x10));
+    p.act(K::Opn);
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    p.act(K::Cls);
+    p.lpsm.receive(Word::cls());
+    p.queue_for(0x20);
+    p.act(K::Leave);
+    REQUIRE(p.lpsm.state() == LpsmState::Monitoring);
+    REQUIRE_FALSE(p.lpsm.access());
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::arb(phy::kArbFairnessFill)));  // the fill originator
+    CHECK_FALSE(p.lpsm.fill_replacement(Word::idle()).has_value());  // replacement is for arbitrating ports only
+    p.lpsm.receive(Word::arb(0x30));  // another port replaced it: no longer the originator
+    CHECK(p.lpsm.unaffected_by(Word::arb(0x30)));
+    CHECK(p.lpsm.unaffected_by(Word::arb(phy::kArbFairnessFill)));
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::idle()));
+    p.lpsm.receive(Word::idle());
+    p.lpsm.update_arbitration();
+    CHECK(p.lpsm.state() == LpsmState::Arbitrating);
+}
