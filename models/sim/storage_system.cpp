@@ -51,6 +51,7 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
 
     loop::LoopConfig lc;
     lc.rate = config.loop.rate;
+    lc.baud = config.loop.baud_gbps * 1e9;
     lc.propagation_ns_per_m = config.loop.propagation_ns_per_m;
     lc.port_delay_words = config.loop.port_delay_words;
     lc.hop_m = {config.loop.hop_m};

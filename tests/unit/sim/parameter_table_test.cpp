@@ -62,7 +62,8 @@ const std::set<std::string> kSpecKeys = {
     "workload.type", "workload.queue_depth", "workload.io_size", "workload.read_fraction", "workload.rate_iops",
     "workload.measured_ios", "workload.warmup_ios", "workload.seed",
     "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "cmdf.impl", "rtl.clock_mhz", "rtl.lockstep",
-    "sim.time_limit_s"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
+    "sim.time_limit_s",
+    "loop.baud_gbps"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
 
 }  // namespace
 
