@@ -87,7 +87,7 @@ SimConfig build_config(const ParameterTable& t)
     c.disk.queue_slots = get_unsigned(t, "disk.queue_slots");
 
     c.loop.rate = phy::parse_line_rate(t.get_string("loop.speed"));
-    c.loop.baud_gbps = t.has_value("loop.baud_gbps") ? t.get_real("loop.baud_gbps") : 0.0;
+    c.loop.baud_gbps = t.has_value("loop.baud_gbps") ? t.get_real("loop.baud_gbps") : phy::baud(c.loop.rate) / 1e9;
     const unsigned needed = c.disk.count + 1;
     c.loop.nodes = t.has_value("loop.nodes") ? get_unsigned(t, "loop.nodes") : needed;
     if (c.loop.nodes < needed)
@@ -141,7 +141,7 @@ nlohmann::json to_json(const SimConfig& c)
                  {"hop_m", c.loop.hop_m},
                  {"port_delay_words", c.loop.port_delay_words},
                  {"propagation_ns_per_m", c.loop.propagation_ns_per_m}};
-    if (c.loop.baud_gbps > 0.0) j["loop"]["baud_gbps"] = c.loop.baud_gbps;  // only when set: it has no default
+    j["loop"]["baud_gbps"] = c.loop.baud_gbps;
 
     auto& ini = j["initiator"];
     ini["al_pa"] = phy::al_pa_hex(c.initiator.al_pa);
