@@ -46,7 +46,7 @@ TABLE_6_5 = {
 }
 
 ORDER = ["ch5_one_to_one", "ch5_nodes", "ch5_buffers", "ch5_distance", "ch6_baseline", "ch6_read_fraction",
-         "ch6_access_time", "ch6_disks", "ch6_queue_depth", "ch6_random_access"]
+         "ch6_access_time", "ch6_disks", "ch6_queue_depth", "ch6_random_access", "analysis_cmdf_levels"]
 
 
 def size_label(b):
@@ -84,7 +84,10 @@ def run_spec(path, out, args):
         cmd += ["--jobs", str(args.jobs)]
     if args.fcal_sim:
         cmd += ["--fcal-sim", args.fcal_sim]
-    rc = subprocess.run(cmd).returncode
+    with open(out + ".log", "w") as log:  # the progress and the closing "N runs in X s" line
+        rc = subprocess.run(cmd, stderr=log).returncode
+    with open(out + ".log") as log:
+        print(log.read().strip().splitlines()[-1], file=sys.stderr)
     if rc not in (0, 1):  # 1: some runs failed; they are recorded and reported on the page
         raise SystemExit(f"sweep_thesis: {os.path.basename(path)} stopped with exit code {rc}")
 
@@ -101,11 +104,16 @@ class Compared:
     def __init__(self):
         self.items = []
 
-    def add(self, where, what, thesis, fcal, unit=""):
+    def add(self, where, what, thesis, fcal, unit="", bound=None):
+        """bound: "upper" or "lower" when the thesis states a limit rather than a value."""
         if fcal is None or thesis is None:
             return
-        self.items.append(dict(where=where, what=what, thesis=thesis, fcal=fcal, unit=unit,
-                               diff=pct(fcal, thesis) if thesis else float("nan")))
+        diff = pct(fcal, thesis) if thesis else float("nan")
+        met = None
+        if bound:
+            met = fcal <= thesis if bound == "upper" else fcal >= thesis
+            diff = float("nan")  # a limit met is no difference; one missed is listed as such
+        self.items.append(dict(where=where, what=what, thesis=thesis, fcal=fcal, unit=unit, diff=diff, bound=bound, met=met))
 
 
 def pick(rows, **match):
@@ -189,7 +197,8 @@ def prose(data, cmp):
 
     def add(where, claim, thesis, fcal, unit, note=""):
         out.append((where, claim, thesis, fcal, unit, note))
-        cmp.add(where, claim, thesis, fcal, unit)
+        bound = "upper" if note == "an upper bound" else "lower" if note == "a lower bound" else None
+        cmp.add(where, claim, thesis, fcal, unit, bound)
 
     b = data.get("ch6_baseline")
     if b:
@@ -240,6 +249,23 @@ def prose(data, cmp):
         r = pick(dist, **{"workload.io_size": 2097152, "loop.length_m": 100000.0})
         if r:
             add("5.2.3", "100 km, 2 MiB reads, 4 buffers: about 18 MB/s", 18, num(r, "mb_per_s"), "MB/s")
+    buf = data.get("ch5_buffers")
+    if buf:
+        def thr(b, n, credit=0, size=131072):
+            r = pick(buf, part="fig5.9", **{"workload.io_size": size, "loop.nodes": n, "initiator.incoming_buffers": b,
+                                            "initiator.login_bb_credit": credit})
+            return num(r, "mb_per_s") if r else None
+        t1 = [thr(1, n) for n in (2, 60)]
+        t2 = [thr(2, n) for n in (2, 60)]
+        if None not in t1 + t2 and t1[0] != t1[1]:
+            add("5.2.2", "128 KiB reads, 60 nodes: 2 buffers lose about 1/10 of what 1 buffer loses from 2 nodes", 0.1,
+                (t2[0] - t2[1]) / (t1[0] - t1[1]), "ratio")
+        nodes = sorted({int(num(r, "loop.nodes")) for r in buf if r.get("part") == "fig5.9"})
+        series = [(n, thr(2, n)) for n in nodes]
+        knee = next((n for (p, tp), (n, tn) in zip(series, series[1:]) if tp and tn and tn < 0.98 * tp), None)
+        if knee:
+            add("5.2.2", "2 buffers, 128 KiB reads: throughput falls from about 90 nodes (RT > one frame time)", 90, knee,
+                "nodes", "first node count of the grid 2 % below the one before")
     one = data.get("ch5_one_to_one")
     if one:
         r4 = pick(one, part="fig5.6", type="read", **{"workload.io_size": 131072, "workload.queue_depth": 4})
@@ -247,7 +273,11 @@ def prose(data, cmp):
         if r4 and r32:
             add("5.2.1", "no gain beyond queue depth 4 (the disk takes 4 commands): 128 KiB reads, QD 32 / QD 4", 1.0,
                 num(r32, "mb_per_s") / num(r4, "mb_per_s"), "ratio")
+        h = pick(one, part="fig5.5", type="50% read", **{"workload.io_size": 524288, "workload.queue_depth": 32})
         m = pick(one, part="fig5.5", type="66% read", **{"workload.io_size": 524288, "workload.queue_depth": 32})
+        if h and m:
+            add("5.2.1", "QD 32: 66 % reads slightly above 50 % reads (512 KiB: 66 % / 50 %)", 1.0,
+                num(m, "mb_per_s") / num(h, "mb_per_s"), "ratio", "a lower bound")
         if m:
             add("5.2.1", "66 % read, QD 32, large I/O: above 100 MB/s (full duplex)", 100, num(m, "mb_per_s"), "MB/s", "a lower bound")
     return out
@@ -343,6 +373,11 @@ def main():
             failed = sum(int(r["failed"]) for r in data[name])
             points = sum(1 for r in data[name] if int(r["runs"]) > 0)
             status[name] = f"{points} of {len(data[name])} points, {runs} runs ({failed} failed)"
+            log = os.path.join(a.runs, name + ".log")
+            if os.path.exists(log):  # the wall time of the last session that ran it
+                last = [l for l in open(log).read().splitlines() if " runs in " in l]
+                if last:
+                    status[name] += "; last session: " + last[-1].split(": ", 1)[1].split(";")[0]
 
     figures = {}
     for name, rows in data.items():
@@ -361,6 +396,8 @@ def main():
             "\"Sweeps\"); do not edit by hand. Every number here comes from fcal-sim runs; the thesis's numbers are",
             "the ones it prints (Tables 5.1, 5.2, 6.5 and its prose). Bands and ± are 95 % confidence intervals",
             "over seeds (Student t); with fixed-time disks pure reads are deterministic, so one seed is used there.",
+            "Where and why fcal and the thesis differ, and what the Command-First levels do one by one:",
+            "[findings.md](findings.md) (written by hand from these runs).",
             "",
             "## What was run",
             "",
@@ -414,6 +451,8 @@ def main():
         for i in items:
             d = i["diff"]
             diff = "" if d != d else f"{d:+.1f} %"
+            if i["bound"]:
+                diff = f"{i['bound']} bound {'met' if i['met'] else 'NOT met'}"
             page.append(f"| {i['where']} | {i['what']} | {i['thesis']:g} | {i['fcal']:.4g} | {diff} |")
     else:
         page.append("(nothing compared yet: no spec with thesis numbers has been run)")

@@ -62,9 +62,9 @@ def cmd_run(args):
         bar.step(outcome["status"] == "ok")
     rows = summary.summarise(spec, results.records)
     summary.write(spec, rows, os.path.join(out, "summary.csv"))
-    failed = sum(1 for r in results.records if r["status"] != "ok")
+    failed = sum(r["failed"] for r in rows)  # (point, seed) pairs whose latest run failed
     print(f"sweep {spec.name}: {len(todo)} runs in {time.monotonic() - started:.1f} s; "
-          f"{len(results.records)} recorded, {failed} failed; {out}/summary.csv", file=sys.stderr)
+          f"{sum(r['runs'] for r in rows)} ok, {failed} failed; {out}/summary.csv", file=sys.stderr)
     return 1 if failed else 0
 
 

@@ -25,7 +25,7 @@ def curves(rows, x, y, by=(), where=None):
         if xv is None or yv is None:
             continue
         ci = number(r.get(y + "_ci95")) or 0.0
-        label = ", ".join(f"{b}={r.get(b)}" for b in by) if by else y
+        label = ", ".join(f"{b.split('.')[-1]}={r.get(b)}" for b in by) if by else y
         out.setdefault(label, []).append((xv, yv, ci))
     return {k: sorted(v) for k, v in out.items()}
 
