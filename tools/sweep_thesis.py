@@ -84,6 +84,7 @@ def run_spec(path, out, args):
         cmd += ["--jobs", str(args.jobs)]
     if args.fcal_sim:
         cmd += ["--fcal-sim", args.fcal_sim]
+    os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out + ".log", "w") as log:  # the progress and the closing "N runs in X s" line
         rc = subprocess.run(cmd, stderr=log).returncode
     with open(out + ".log") as log:
