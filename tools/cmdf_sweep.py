@@ -1,81 +1,90 @@
 #!/usr/bin/env python3
-"""NORMAL vs CMDF experiment (issue 5): runs fcal-sim over sweeps on all local cores, writes one CSV
-row per point and draws PNG figures.
+"""NORMAL vs CMDF experiment (issue 5), now on the general sweep tool (tools/sweep; docs/model.md,
+"Sweeps"): runs fcal-sim over the four sweeps below on all local cores or a Dask cluster, resumably,
+writes one CSV row per point and draws PNG figures.
 
-  python3 tools/cmdf_sweep.py [--out DIR] [--fcal-sim PATH] [--measured N] [--jobs N] [--quick]
+  python3 tools/cmdf_sweep.py [--out DIR] [--fcal-sim PATH] [--measured N] [--jobs N | --scheduler URL] [--quick]
 
 Sweeps (otherwise the baseline of docs/model.md, "The baseline scenario"):
   sizes   16 disks, queue depth 1: I/O size 1 KiB .. 1 MiB (doubling) x read fraction 1, 0.66, 0
   disks   32 KiB reads, disk.count 2 .. 125 (the most disk.count allows)
   depth   32 KiB reads, queue depth per disk 1 .. 16
   access  32 KiB reads, disk access time 0.5, 1, 2, 4, 8 ms
-each for schedule=normal and schedule=cmdf. Outputs: sweep.csv, gain_table.md, and one PNG per figure.
-Standard library plus python3-matplotlib (Debian).
+each for three arms: normal (schedule=normal, fair controller), cmdf (schedule=cmdf) and unfair
+(schedule=normal, initiator.fair=false: the standard unfair controller). Outputs: runs.csv (the sweep
+tool's, resumable), sweep.csv (one row per point), gain_table.md, and one PNG per figure.
+Standard library plus python3-matplotlib (Debian); --scheduler needs python3-distributed.
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
-SCHEDULES = ("normal", "cmdf")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep import backends, progress, store, summary  # noqa: E402
+from sweep.spec import Spec  # noqa: E402
+
+ARMS = ("normal", "cmdf", "unfair")
 SIZES = [1024 << k for k in range(11)]  # 1 KiB .. 1 MiB
 READ_FRACTIONS = (1.0, 0.66, 0.0)
 DISKS = (2, 4, 8, 16, 32, 64, 125)  # disk.count tops out at 125 (issue 4); 126 would need the FL_Port AL_PA
 DEPTHS = (1, 2, 4, 8, 16)
 ACCESS_MS = (0.5, 1, 2, 4, 8)
-FIELDS = ["sweep", "schedule", "io_size", "read_fraction", "disks", "queue_depth", "access_ms",
-          "iops", "mb_per_s", "mean_response_us", "p99_response_us", "command_wait_mean_us",
-          "unfair_command_arbitrations", "preemptions", "sim_time_s", "wall_time_s"]
+RESULTS = ["iops", "mb_per_s", "mean_response_us", "p99_response_us", "command_wait_mean_us",
+           "unfair_command_arbitrations", "preemptions", "sim_time_s"]
+FIELDS = ["sweep", "arm", "io_size", "read_fraction", "disks", "queue_depth", "access_ms"] + RESULTS
+KEYS = {"io_size": "workload.io_size", "read_fraction": "workload.read_fraction", "disks": "disk.count",
+        "queue_depth": "workload.queue_depth", "access_ms": "disk.access_ms"}
 
 
-def points(quick):
+def spec(quick, measured):
+    """The four sweeps as one sweep spec (parts), every point for the three arms."""
     sizes = SIZES[::3] if quick else SIZES
-    for sched in SCHEDULES:
-        for rf in READ_FRACTIONS:
-            for size in sizes:
-                yield dict(sweep="sizes", schedule=sched, io_size=size, read_fraction=rf, disks=16, queue_depth=1, access_ms=2.0)
-        for d in (DISKS[:3] if quick else DISKS):
-            yield dict(sweep="disks", schedule=sched, io_size=32768, read_fraction=1.0, disks=d, queue_depth=1, access_ms=2.0)
-        for q in (DEPTHS[:2] if quick else DEPTHS):
-            yield dict(sweep="depth", schedule=sched, io_size=32768, read_fraction=1.0, disks=16, queue_depth=q, access_ms=2.0)
-        for a in (ACCESS_MS[:2] if quick else ACCESS_MS):
-            yield dict(sweep="access", schedule=sched, io_size=32768, read_fraction=1.0, disks=16, queue_depth=1, access_ms=a)
+
+    def part(name, **grid):
+        base = {"workload.io_size": [32768], "workload.read_fraction": [1.0], "disk.count": [16],
+                "workload.queue_depth": [1], "disk.access_ms": [2.0]}
+        base.update({KEYS[k]: list(v) for k, v in grid.items()})
+        return {"name": name, "grid": base}
+    return Spec({
+        "name": "cmdf", "seeds": 1, "results": RESULTS, "labels": ["arm"],
+        "fixed": {"workload.measured_ios": measured},
+        "zip": [{"arm": list(ARMS), "schedule": ["normal", "cmdf", "normal"], "initiator.fair": [True, True, False]}],
+        "part": [part("sizes", io_size=sizes, read_fraction=READ_FRACTIONS),
+                 part("disks", disks=DISKS[:3] if quick else DISKS),
+                 part("depth", queue_depth=DEPTHS[:2] if quick else DEPTHS),
+                 part("access", access_ms=ACCESS_MS[:2] if quick else ACCESS_MS)],
+    }, "cmdf_sweep")
 
 
-def run(fcal_sim, p, measured):
-    args = [fcal_sim, "--quiet", "--stats-json", "-",
-            "--set", f"schedule={p['schedule']}",
-            "--set", f"workload.io_size={p['io_size']}",
-            "--set", f"workload.read_fraction={p['read_fraction']}",
-            "--set", f"disk.count={p['disks']}",
-            "--set", f"workload.queue_depth={p['queue_depth']}",
-            "--set", f"disk.access_ms={p['access_ms']}",
-            "--set", f"workload.measured_ios={measured}"]
-    env = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
-    out = subprocess.run(args, capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        raise RuntimeError(f"fcal-sim failed ({out.returncode}) for {p}: {out.stderr.strip()}")
-    r = json.loads(out.stdout)["results"]
-    row = dict(p)
-    for k in FIELDS[7:]:
-        row[k] = r.get(k, 0)
-    return row
+def rows_of(summary_rows):
+    """The sweep tool's summary rows in this script's own columns (numbers as numbers)."""
+    rows = []
+    for r in summary_rows:
+        if not r["runs"]:
+            continue
+        row = {"sweep": r["part"], "arm": r["arm"]}
+        for k, key in KEYS.items():
+            row[k] = float(r[key]) if k in ("read_fraction", "access_ms") else int(r[key])
+        for k in RESULTS:
+            row[k] = float(r[k]) if r[k] != "" else float("nan")
+        rows.append(row)
+    return rows
 
 
 def gain_table(rows):
-    """Relative gain of CMDF over NORMAL per size and type, for IOPS and mean response time."""
-    by = {(r["schedule"], r["io_size"], r["read_fraction"]): r for r in rows if r["sweep"] == "sizes"}
+    """Relative gain of CMDF (and of the unfair controller) over NORMAL per size and type: IOPS and mean
+    response time."""
+    by = {(r["arm"], r["io_size"], r["read_fraction"]): r for r in rows if r["sweep"] == "sizes"}
     sizes = sorted({r["io_size"] for r in rows if r["sweep"] == "sizes"})
     names = {1.0: "read", 0.66: "66% read", 0.0: "write"}
-    lines = ["| I/O size | " + " | ".join(f"{names[rf]} IOPS gain | {names[rf]} response gain" for rf in READ_FRACTIONS) + " |",
-             "|---" * (1 + 2 * len(READ_FRACTIONS)) + "|"]
+    cols = [(rf, arm) for rf in READ_FRACTIONS for arm in ("cmdf", "unfair")]
+    lines = ["| I/O size | " + " | ".join(f"{names[rf]} {arm} IOPS gain | {names[rf]} {arm} response gain" for rf, arm in cols) + " |",
+             "|---" * (1 + 2 * len(cols)) + "|"]
     for s in sizes:
         cells = []
-        for rf in READ_FRACTIONS:
-            n, c = by.get(("normal", s, rf)), by.get(("cmdf", s, rf))
+        for rf, arm in cols:
+            n, c = by.get(("normal", s, rf)), by.get((arm, s, rf))
             if not n or not c:
                 cells += ["", ""]
                 continue
@@ -93,18 +102,19 @@ def plot(rows, out):
 
     def series(sweep, x, y, **match):
         sel = [r for r in rows if r["sweep"] == sweep and all(r[k] == v for k, v in match.items())]
-        for sched in SCHEDULES:
-            pts = sorted((r[x], r[y]) for r in sel if r["schedule"] == sched)
-            yield sched, [p[0] for p in pts], [p[1] for p in pts]
+        for arm in ARMS:
+            pts = sorted((r[x], r[y]) for r in sel if r["arm"] == arm)
+            yield arm, [p[0] for p in pts], [p[1] for p in pts]
 
-    style = {"normal": dict(color="tab:blue", marker="o"), "cmdf": dict(color="tab:red", marker="s")}
+    style = {"normal": dict(color="tab:blue", marker="o"), "cmdf": dict(color="tab:red", marker="s"),
+             "unfair": dict(color="tab:green", marker="^", linestyle="--")}
     metrics = [("mb_per_s", "data throughput (MB/s)"), ("iops", "I/Os per second"), ("mean_response_us", "mean response time (us)")]
     fig, axes = plt.subplots(len(metrics), len(READ_FRACTIONS), figsize=(15, 11), squeeze=False)
     for col, rf in enumerate(READ_FRACTIONS):
         for row, (m, label) in enumerate(metrics):
             ax = axes[row][col]
-            for sched, xs, ys in series("sizes", "io_size", m, read_fraction=rf):
-                ax.plot([x / 1024 for x in xs], ys, label=sched.upper(), **style[sched])
+            for arm, xs, ys in series("sizes", "io_size", m, read_fraction=rf):
+                ax.plot([x / 1024 for x in xs], ys, label=arm, **style[arm])
             ax.set_xscale("log", base=2)
             if m != "mb_per_s":
                 ax.set_yscale("log")
@@ -117,14 +127,13 @@ def plot(rows, out):
     fig.savefig(os.path.join(out, "sizes.png"), dpi=90)
     plt.close(fig)
 
-    for sweep, x, xlabel, logx in [("disks", "disks", "disks on the loop", True), ("depth", "queue_depth", "queue depth per disk", True),
-                                   ("access", "access_ms", "disk access time (ms)", True)]:
+    for sweep, x, xlabel in [("disks", "disks", "disks on the loop"), ("depth", "queue_depth", "queue depth per disk"),
+                             ("access", "access_ms", "disk access time (ms)")]:
         fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
         for ax, (m, label) in zip(axes, metrics):
-            for sched, xs, ys in series(sweep, x, m):
-                ax.plot(xs, ys, label=sched.upper(), **style[sched])
-            if logx:
-                ax.set_xscale("log", base=2)
+            for arm, xs, ys in series(sweep, x, m):
+                ax.plot(xs, ys, label=arm, **style[arm])
+            ax.set_xscale("log", base=2)
             ax.set_xlabel(xlabel)
             ax.set_ylabel(label)
             ax.set_title(f"32 KiB reads: {label}")
@@ -142,22 +151,32 @@ def main():
     ap.add_argument("--fcal-sim", default=os.path.join(here, "..", "build", "bin", "fcal-sim"))
     ap.add_argument("--measured", type=int, default=1000, help="measured I/Os per point")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--scheduler", help="run on a Dask cluster (tcp://HOST:PORT) instead of local processes")
     ap.add_argument("--quick", action="store_true", help="a few points per sweep (a smoke test)")
     ap.add_argument("--no-plots", action="store_true")
     a = ap.parse_args()
-    if not os.access(a.fcal_sim, os.X_OK):
+    if not a.scheduler and not os.access(a.fcal_sim, os.X_OK):
         sys.exit(f"cmdf_sweep: no fcal-sim at {a.fcal_sim} (build first: bash scripts/setup.sh)")
     os.makedirs(a.out, exist_ok=True)
-    pts = list(points(a.quick))
-    rows = []
-    with ThreadPoolExecutor(max_workers=a.jobs) as pool:  # each point is its own fcal-sim process
-        for i, row in enumerate(pool.map(lambda p: run(a.fcal_sim, p, a.measured), pts), 1):
-            rows.append(row)
-            print(f"[{i}/{len(pts)}] {row['sweep']:6} {row['schedule']:6} size={row['io_size']:>7} rf={row['read_fraction']:<4} "
-                  f"disks={row['disks']:<3} qd={row['queue_depth']:<2} access={row['access_ms']:<3} -> "
-                  f"{row['iops']:9.1f} IOPS {row['mb_per_s']:7.2f} MB/s {row['mean_response_us']:9.1f} us", flush=True)
+    sp = spec(a.quick, a.measured)
+    sim = os.path.abspath(a.fcal_sim)
+    results = store.ResultsFile(os.path.join(a.out, "runs.csv"), sp)  # resumes a run of the same options
+    done = results.done()
+    points = sp.points()
+    todo = [(i, s) for i, s in sp.runs() if (sp.point_key(points[i]), s) not in done]
+    tasks = [(n, (sim, sp.settings(points[i]), s, sp.results, None)) for n, (i, s) in enumerate(todo)]
+    bar = progress.Progress(len(sp.runs()), len(sp.runs()) - len(todo))
+    finished = backends.dask(tasks, a.scheduler) if a.scheduler else backends.local(tasks, a.jobs)
+    for n, outcome in finished:
+        i, s = todo[n]
+        results.append(points[i], s, outcome)
+        bar.step(outcome["status"] == "ok")
+    failed = [r for r in results.records if r["status"] != "ok"]
+    for r in failed:
+        print(f"cmdf_sweep: a run failed (exit {r['exit_code']}): {r['stderr_tail']}", file=sys.stderr)
+    rows = rows_of(summary.summarise(sp, results.records))
     with open(os.path.join(a.out, "sweep.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w = csv.DictWriter(f, fieldnames=FIELDS, lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
     table = gain_table(rows)
@@ -167,7 +186,8 @@ def main():
     if not a.no_plots:
         plot(rows, a.out)
     print(f"wrote {a.out}/sweep.csv, gain_table.md" + ("" if a.no_plots else ", sizes.png, disks.png, depth.png, access.png"))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

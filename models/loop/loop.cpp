@@ -25,7 +25,7 @@ std::string node_label(std::size_t i, const LoopNode& n)
 ConfigError::ConfigError(const std::string& message) : std::runtime_error(one_line(message)) {}
 
 Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
-    : sc_module(name), timing_(config.rate, config.propagation_ns_per_m)
+    : sc_module(name), timing_(config.rate, config.propagation_ns_per_m, config.baud)
 {
     const std::size_t n = config.nodes.size();
     if (n == 0) throw ConfigError("loop: no nodes");

@@ -31,6 +31,7 @@ struct LoopNode {
 
 struct LoopConfig {
     phy::LineRate rate = phy::LineRate::G2;
+    double baud = 0.0;  // > 0: overrides the rate's baud (loop.baud_gbps)
     double propagation_ns_per_m = 5.0;
     unsigned port_delay_words = 6;
     // Cable from node i to node i+1 (the last one closes the ring). One value means every hop.

@@ -5,16 +5,17 @@
 
 namespace fcal::phy {
 
-LinkTiming::LinkTiming(LineRate rate, double propagation_ns_per_m)
-    : rate_(rate), propagation_ns_per_m_(propagation_ns_per_m)
+LinkTiming::LinkTiming(LineRate rate, double propagation_ns_per_m, double baud_override)
+    : rate_(rate), baud_(baud_override > 0.0 ? baud_override : baud(rate)), propagation_ns_per_m_(propagation_ns_per_m)
 {
+    if (!(baud_override >= 0.0)) throw std::invalid_argument("baud_override must be >= 0");
     if (!(propagation_ns_per_m >= 0.0)) throw std::invalid_argument("propagation_ns_per_m must be >= 0");
 }
 
 sc_core::sc_time LinkTiming::words(std::uint64_t n) const
 {
     // n words = n * 40 / baud seconds, in picoseconds, rounded once (never n times the rounded word).
-    const double ps = static_cast<double>(n) * 40.0e12 / baud(rate_);
+    const double ps = static_cast<double>(n) * 40.0e12 / baud_;
     return sc_core::sc_time(std::llround(ps), sc_core::SC_PS);
 }
 

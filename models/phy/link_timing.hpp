@@ -14,10 +14,12 @@ namespace fcal::phy {
 // exact to 1 ps, and words are always counted as integers and multiplied, so errors never add up.
 class LinkTiming {
 public:
-    explicit LinkTiming(LineRate rate, double propagation_ns_per_m = 5.0);
+    // baud_override > 0 replaces the rate's standard baud (loop.baud_gbps, docs/model.md, "The
+    // physical layer: line rate override"); the rate keeps naming the speed.
+    explicit LinkTiming(LineRate rate, double propagation_ns_per_m = 5.0, double baud_override = 0.0);
 
     LineRate rate() const { return rate_; }
-    double word_seconds() const { return 40.0 / baud(rate_); }
+    double word_seconds() const { return 40.0 / baud_; }
     sc_core::sc_time word_time() const { return words(1); }
     sc_core::sc_time words(std::uint64_t n) const;
     // See line_rate.hpp (SystemC-free).
@@ -27,12 +29,13 @@ public:
     sc_core::sc_time cable(double metres) const;
     sc_core::sc_time port_delay(unsigned delay_words) const { return words(delay_words); }
     // Character rate in MB/s (10^6 bytes): one byte per 10-bit character.
-    double character_mb_per_s() const { return baud(rate_) / 10.0 / 1e6; }
+    double character_mb_per_s() const { return baud_ / 10.0 / 1e6; }
     // The rate's nominal payload bandwidth as Fibre Channel names it: 100 MB/s per 1.0625 GBd.
-    double nominal_mb_per_s() const { return 100.0 * baud(rate_) / baud(LineRate::G1); }
+    double nominal_mb_per_s() const { return 100.0 * baud_ / baud(LineRate::G1); }
 
 private:
     LineRate rate_;
+    double baud_;
     double propagation_ns_per_m_;
 };
 

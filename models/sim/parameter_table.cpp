@@ -575,6 +575,13 @@ ParameterTable fcal_parameters()
     // Loop (docs/model.md, "The physical layer: line rates and word time", "The loop: timing and
     // round trip").
     t.add(choice("loop.speed", "2GFC", {"1GFC", "2GFC", "4GFC", "8GFC"}, "line rate of every link on the loop"));
+    {
+        // The thesis's loop ran at exactly 2 Gbaud, not 2GFC's 2.125 (docs/model.md, "The physical layer: line rate override").
+        Parameter p = real("loop.baud_gbps", std::nullopt, 0.1, "Gbaud",
+                           "line rate in Gbaud of every link; overrides the standard baud of loop.speed", false, 100.0);
+        p.default_text = "from loop.speed";
+        t.add(std::move(p));
+    }
     t.add(integer("loop.nodes", std::nullopt, 2, 127, "ports",
                   "L_Ports on the loop; those beyond the controller and the disks only repeat", "disk.count+1"));
     t.add(non_negative("loop.hop_m", 2.0, "m", "cable length between neighbouring ports"));

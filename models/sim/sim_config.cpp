@@ -161,6 +161,7 @@ SimConfig build_config(const ParameterTable& t)
     read_disk_models(t, c.disk);
 
     c.loop.rate = phy::parse_line_rate(t.get_string("loop.speed"));
+    c.loop.baud_gbps = t.has_value("loop.baud_gbps") ? t.get_real("loop.baud_gbps") : phy::baud(c.loop.rate) / 1e9;
     const unsigned needed = c.disk.count + 1;
     c.loop.nodes = t.has_value("loop.nodes") ? get_unsigned(t, "loop.nodes") : needed;
     if (c.loop.nodes < needed)
@@ -260,6 +261,7 @@ nlohmann::json to_json(const SimConfig& c)
                  {"hop_m", c.loop.hop_m},
                  {"port_delay_words", c.loop.port_delay_words},
                  {"propagation_ns_per_m", c.loop.propagation_ns_per_m}};
+    j["loop"]["baud_gbps"] = c.loop.baud_gbps;
 
     auto& ini = j["initiator"];
     ini["al_pa"] = phy::al_pa_hex(c.initiator.al_pa);

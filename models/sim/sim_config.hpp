@@ -44,6 +44,7 @@ std::string to_string(CmdfImpl impl);          // "model", "rtl"
 
 struct LoopConfig {
     phy::LineRate rate{};
+    double baud_gbps{};           // the rate's standard baud unless loop.baud_gbps overrides it
     unsigned nodes{};             // every L_Port on the loop, repeat-only ones included
     double hop_m{};               // cable between neighbours (from loop.length_m / nodes when that is set)
     unsigned port_delay_words{};

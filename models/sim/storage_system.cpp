@@ -127,6 +127,7 @@ void StorageSystem::build_loop()
     const unsigned disks = config.disk.count;
     loop::LoopConfig lc;
     lc.rate = config.loop.rate;
+    lc.baud = config.loop.baud_gbps * 1e9;
     lc.propagation_ns_per_m = config.loop.propagation_ns_per_m;
     lc.port_delay_words = config.loop.port_delay_words;
     lc.hop_m = {config.loop.hop_m};

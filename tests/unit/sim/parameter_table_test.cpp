@@ -69,7 +69,8 @@ const std::set<std::string> kSpecKeys = {
     "workload.measured_ios", "workload.warmup_ios", "workload.seed",
     "workload.lba", "volume.raid", "volume.stripe_kib", "volume.split_merge", "transport",  // issue 9: volumes
     "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "cmdf.impl", "rtl.clock_mhz", "rtl.lockstep",
-    "sim.time_limit_s"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
+    "sim.time_limit_s",
+    "loop.baud_gbps"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
 
 }  // namespace
 
