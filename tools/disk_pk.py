@@ -2,6 +2,7 @@
 """One zoned disk under Poisson arrivals against the Pollaczek-Khinchine formula (issue 9).
 
   /usr/bin/python3 tools/disk_pk.py [--out DIR] [--fcal-sim PATH] [--measured N] [--config FILE]
+                                   [--transport ideal|loop]
 
 Runs fcal-sim with one zoned disk (the drive of --config, default configs/disks/seagate_st3500630ns.json),
 stochastic positioning, FCFS, 128 KiB reads (k = 256 sectors, the analytic model's block), open
@@ -9,9 +10,10 @@ workload at several arrival rates. The M/G/1 expectation is computed here from t
 (docs/model.md, "The disks: the zoned model"): service B = S + R + T with the seek S over the
 seek-distance density f_D, the rotational wait R uniform on [0, R_max) and the transfer T = k R_max /
 SEC(X) at the radius X of a uniformly random sector, so that E[W] = lambda E[B^2] / (2 (1 - rho)).
-The loop and the HBAs add a transport time the disk model does not see; it is measured with a disk
-that takes no time (fixed model, 0 ms, a near-infinite rate) at the lowest rate, and added to the
-curve. Writes DIR/pk.csv and DIR/pk.png (python3-matplotlib).
+With --transport loop (the simulator's transport=loop) the loop and the HBAs add a transport time
+the disk model does not see; it is measured with a disk that takes no time (fixed model, 0 ms, a
+near-infinite rate) at the lowest rate, and added to the curve. The default, --transport ideal,
+connects the controller straight to the disk (transport=ideal): the same measurement then gives 0. Writes DIR/pk.csv and DIR/pk.png (python3-matplotlib).
 """
 import argparse
 import csv
@@ -82,15 +84,17 @@ def main():
     ap.add_argument("--fcal-sim", default=os.path.join(root, "build", "bin", "fcal-sim"))
     ap.add_argument("--config", default=os.path.join(root, "configs", "disks", "seagate_st3500630ns.json"))
     ap.add_argument("--measured", type=int, default=20000)
+    ap.add_argument("--transport", choices=("ideal", "loop"), default="ideal")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     drive = json.load(open(a.config))["disk"]
     eb, eb2 = service_moments(drive)
-    transport = run(a.fcal_sim, None, ["disk.access_ms=0", "disk.rate_mbs=1e9", f"workload.rate_iops={RATES[0]}"],
+    via = f"transport={a.transport}"
+    transport = run(a.fcal_sim, None, [via, "disk.access_ms=0", "disk.rate_mbs=1e9", f"workload.rate_iops={RATES[0]}"],
                     a.measured)["mean_response_us"] / 1000
     rows = []
     for rate in RATES:
-        r = run(a.fcal_sim, a.config, ["disk.positioning=stochastic", f"workload.rate_iops={rate}"], a.measured)
+        r = run(a.fcal_sim, a.config, [via, "disk.positioning=stochastic", f"workload.rate_iops={rate}"], a.measured)
         lam = rate / 1000.0  # per ms
         rho = lam * eb
         pk = eb + lam * eb2 / (2 * (1 - rho))
@@ -113,7 +117,8 @@ def main():
     ax.plot([r["rate_per_s"] for r in rows], [r["measured_ms"] for r in rows], "o", label="fcal-sim")
     ax.set_xlabel("arrival rate (reads per second)")
     ax.set_ylabel("mean response time (ms)")
-    ax.set_title(f"One zoned disk ({os.path.basename(a.config)}), 128 KiB random reads, E[B] = {eb:.2f} ms", fontsize=10)
+    ax.set_title(f"One zoned disk ({os.path.basename(a.config)}), 128 KiB random reads,\n"
+                 f"E[B] = {eb:.2f} ms, transport={a.transport}", fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
