@@ -10,19 +10,10 @@
 #include "sim/parameter_table.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/storage_system.hpp"
+#include "sim_fixture.hpp"
 
 using namespace fcal;
-
-namespace {
-
-sim::SimConfig configure(const std::vector<std::pair<std::string, std::string>>& sets)
-{
-    sim::ParameterTable t = sim::fcal_parameters();
-    for (const auto& [k, v] : sets) t.set(k, v);
-    return sim::build_config(t);
-}
-
-}  // namespace
+using fcal::test::configure;
 
 TEST_CASE("strict split-merge never has two requests' commands out at once", "[integration][volume]")
 {

@@ -9,17 +9,12 @@
 #include "sim/parameter_table.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/storage_system.hpp"
+#include "sim_fixture.hpp"
 
 using namespace fcal;
+using fcal::test::configure;
 
 namespace {
-
-sim::SimConfig configure(const std::vector<std::pair<std::string, std::string>>& sets)
-{
-    sim::ParameterTable t = sim::fcal_parameters();
-    for (const auto& [k, v] : sets) t.set(k, v);
-    return sim::build_config(t);
-}
 
 // The primitives and frames a port sent on its own (not repeated), R_RDYs left out, in order.
 std::vector<std::string> own_words(const std::string& trace, const std::string& port_hex)

@@ -9,19 +9,10 @@
 #include "sim/parameter_table.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/storage_system.hpp"
+#include "sim_fixture.hpp"
 
 using namespace fcal;
-
-namespace {
-
-sim::SimConfig configure(const std::vector<std::pair<std::string, std::string>>& sets)
-{
-    sim::ParameterTable t = sim::fcal_parameters();
-    for (const auto& [k, v] : sets) t.set(k, v);
-    return sim::build_config(t);
-}
-
-}  // namespace
+using fcal::test::configure;
 
 TEST_CASE("A full task set is answered TASK SET FULL and the initiator retries until every I/O is done", "[disk][validation]")
 {
