@@ -16,7 +16,7 @@ LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::
       queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing)
 {
     SC_METHOD(step);
-    sensitive << rx_event_ << tx_event_ << kick_event_;
+    sensitive << rx_event_ << tx_event_ << kick_event_ << access_word_event_;
     dont_initialize();
     listen_to_queue();
 }
@@ -138,6 +138,8 @@ void LPort::step()
 {
     ++activations_;
     const sc_time now = sc_time_stamp();
+    // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
+    if (lpsm_.repeats_access_word() && now >= access_word_end_) lpsm_.access_word_repeated();
     in_.take_arrived(now, [this](const EdgeLink::Change& c) {
         if (c.passed_through)
             catch_up(c);
@@ -159,6 +161,11 @@ void LPort::step()
         tx_event_.notify(tx_end_ - now);
     }
     lpsm_.update_arbitration();
+    if (lpsm_.repeats_access_word() && access_word_end_ <= now) {
+        // It started arbitrating on the IDLE arriving now: that word is repeated, the next replaced.
+        access_word_end_ = now + word_;
+        access_word_event_.notify(word_);
+    }
     transmit();
     update_fill();
     sample_vcd();

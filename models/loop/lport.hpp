@@ -132,6 +132,9 @@ private:
     sc_core::sc_time tx_end_;
     sc_core::sc_event tx_event_;
     sc_core::sc_event kick_event_;
+    // Repeating the IDLE that set ACCESS until then (Lpsm::repeats_access_word()).
+    sc_core::sc_time access_word_end_;
+    sc_core::sc_event access_word_event_;
 
     // Observers.
     PortStatistics stats_;
