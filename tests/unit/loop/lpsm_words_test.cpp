@@ -418,3 +418,30 @@ TEST_CASE("lpsm words: a port that is not waiting for ACCESS replaces IDLE at on
     CHECK_FALSE(q.lpsm.repeats_access_word());
     CHECK(q.lpsm.fill() == Word::arb(0x10));
 }
+
+TEST_CASE("lpsm words: the owner whose ARB(F0) comes back unreplaced has ACCESS in the window its IDLEs open",
+          "[loop][lpsm][fairness]")
+{
+    Port p(config(0x10));
+    p.queue_for(0x20);
+    p.queue_for(0x30);  // something for another port after this circuit
+    p.lpsm.receive(Word::arb(0x10));
+    REQUIRE(p.lpsm.owner());
+    REQUIRE_FALSE(p.lpsm.access());  // winning cleared it
+    p.act(K::Opn);
+    p.lpsm.receive(Word::arb(0x30));  // another port arbitrates: the window stays open
+    CHECK_FALSE(p.lpsm.access());
+    p.lpsm.receive(Word::arb(phy::kArbFairnessFill));  // later nobody replaces it: the window ends
+    CHECK(p.lpsm.fill() == Word::idle());
+    CHECK(p.lpsm.access());
+    // Others start arbitrating in the new window before it gives the loop up: it still may, too.
+    p.lpsm.receive(Word::arb(0x30));
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    p.act(K::Cls);
+    p.lpsm.receive(Word::cls());
+    p.act(K::Leave);  // somebody waits: it gives the loop up...
+    CHECK_FALSE(p.lpsm.owner());
+    CHECK(p.lpsm.state() == LpsmState::Arbitrating);  // ...and arbitrates in the new window at once
+    CHECK(p.rec.count(E::ArbitrationWithoutAccess) == 0);
+}
