@@ -8,6 +8,7 @@ using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
 std::uint64_t LPort::activations_ = 0;
+std::uint64_t LPort::same_instant_limit_ = LPort::kDefaultSameInstantLimit;
 
 LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::LinkTiming& timing,
              const LoopDirectory& directory)
@@ -16,7 +17,7 @@ LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::
       queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing)
 {
     SC_METHOD(step);
-    sensitive << rx_event_ << tx_event_ << kick_event_;
+    sensitive << rx_event_ << tx_event_ << kick_event_ << access_word_event_;
     dont_initialize();
     listen_to_queue();
 }
@@ -138,6 +139,9 @@ void LPort::step()
 {
     ++activations_;
     const sc_time now = sc_time_stamp();
+    guard_against_livelock(now);
+    // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
+    if (lpsm_.repeats_access_word() && now >= access_word_end_) lpsm_.access_word_repeated();
     in_.take_arrived(now, [this](const EdgeLink::Change& c) {
         if (c.passed_through)
             catch_up(c);
@@ -159,6 +163,11 @@ void LPort::step()
         tx_event_.notify(tx_end_ - now);
     }
     lpsm_.update_arbitration();
+    if (lpsm_.repeats_access_word() && access_word_end_ <= now) {
+        // It started arbitrating on the IDLE arriving now: that word is repeated, the next replaced.
+        access_word_end_ = now + word_;
+        access_word_event_.notify(word_);
+    }
     transmit();
     update_fill();
     sample_vcd();
@@ -213,9 +222,28 @@ void LPort::send_own(const Word& w)
     tx_event_.notify(tx_end_ - sc_time_stamp());
 }
 
+// An activation more in this instant; far too many mean that the port re-arms itself without
+// simulated time ever advancing: end the run with an internal error rather than hang.
+void LPort::guard_against_livelock(const sc_time& now)
+{
+    if (now != last_step_at_) {
+        last_step_at_ = now;
+        steps_at_instant_ = 0;
+        return;
+    }
+    if (++steps_at_instant_ <= same_instant_limit_) return;
+    SC_REPORT_ERROR("fcal/loop", (std::string(name()) + ": internal error: livelock: " + std::to_string(steps_at_instant_) +
+                                  " activations at " + now.to_string() + " without simulated time advancing")
+                                     .c_str());
+}
+
 void LPort::emit(const Word& w)
 {
     const sc_time now = sc_time_stamp();
+    // What the port sends changes now: changes it passed on that reach it later were forwarded as
+    // it stood before; they must go through its processing, or the port downstream would receive
+    // this change after changes that come later.
+    recall_passed_through();
     spacing_.ended(tx_word_, now);
     if (watcher_) {
         const auto lasted = static_cast<std::uint64_t>((now - tx_since_) / word_ + 0.5);

@@ -85,6 +85,11 @@ public:
     void trace(sc_core::sc_trace_file* tf);
     // Process activations of all ports since the start (the benchmark's events per frame).
     static std::uint64_t activations() { return activations_; }
+    // The livelock guard: a port activated more than this many times in one simulated instant ends
+    // the simulation with an internal error instead of hanging (docs/model.md, "The loop: the
+    // livelock guard"). Tests lower it; the default is far above any legitimate count.
+    static constexpr std::uint64_t kDefaultSameInstantLimit = 1000000;
+    static void set_same_instant_limit(std::uint64_t limit) { same_instant_limit_ = limit; }
 
 private:
     void listen_to_queue();
@@ -100,6 +105,7 @@ private:
     void recall_passed_through();
     void truncate_after(const sc_core::sc_time& cutoff);
     void arm_rx_event();
+    void guard_against_livelock(const sc_core::sc_time& now);
     void kick();
     void sample_vcd();
 
@@ -132,6 +138,9 @@ private:
     sc_core::sc_time tx_end_;
     sc_core::sc_event tx_event_;
     sc_core::sc_event kick_event_;
+    // Repeating the IDLE that set ACCESS until then (Lpsm::repeats_access_word()).
+    sc_core::sc_time access_word_end_;
+    sc_core::sc_event access_word_event_;
 
     // Observers.
     PortStatistics stats_;
@@ -140,6 +149,11 @@ private:
     bool observed_ = false;  // watched or traced: every change takes the full path
 
     static std::uint64_t activations_;
+
+    // The livelock guard.
+    sc_core::sc_time last_step_at_;
+    std::uint64_t steps_at_instant_ = 0;
+    static std::uint64_t same_instant_limit_;
 };
 
 }  // namespace fcal::loop

@@ -10,6 +10,7 @@ Lpsm::Lpsm(const PortConfig& config, const LoopDirectory& directory, LpsmObserve
 
 bool Lpsm::unaffected_by(const Word& w) const
 {
+    if (repeats_access_word()) return false;  // it changes its fill word one word from now
     if (w.is_fill()) {
         // A monitoring port repeats fill words; it alters its own ARB, and the fill originator its
         // ARB(F0). An IDLE sets ACCESS, which matters only to a port with something to send: one
@@ -23,7 +24,8 @@ bool Lpsm::unaffected_by(const Word& w) const
 
 std::optional<Word> Lpsm::fill_replacement(const Word& w) const
 {
-    if (state_ != LpsmState::Arbitrating || !w.is_fill() || w.is_arb(cfg_.al_pa) || rx_frame_for_us_) return std::nullopt;
+    if (state_ != LpsmState::Arbitrating || !w.is_fill() || w.is_arb(cfg_.al_pa) || rx_frame_for_us_ || repeats_access_word())
+        return std::nullopt;
     return substitute(w);
 }
 
@@ -35,6 +37,7 @@ void Lpsm::repeated(const Word& w)
         rx_fill_ = w;
         handle_fill(w);  // bookkeeping only: a port unaffected by the word does not change state
     }
+    access_word_ = false;  // it did not start arbitrating on it
 }
 
 void Lpsm::receive(const Word& w)
@@ -46,6 +49,7 @@ void Lpsm::receive(const Word& w)
     }
     rx_word_ = w;
     rx_absorbed_ = false;
+    access_word_ = false;  // a later word: the decisions taken on the previous one apply to it
     if (w.is_fill()) {
         rx_fill_ = w;
         handle_fill(w);
@@ -84,10 +88,14 @@ void Lpsm::handle_fill(const Word& w)
             // still on their way round: the tail that must not outlive this tenancy.
             if (own_fill_.is_arb(phy::kArbFairnessFill)) fill_tail_in_flight_ = true;
             own_fill_ = Word::idle();
+            // The window it ends is over for this port too: the next one is open to it, even if
+            // others start arbitrating before it gives the loop up.
+            access_ = true;
             others_arbitrating_ = false;
         } else if (w.kind == WordKind::Idle) {
             others_arbitrating_ = false;
             fill_tail_in_flight_ = false;  // our own IDLE came back: the tail has passed
+
         } else if (w.y != cfg_.al_pa && w.y != phy::kArbFF) {
             others_arbitrating_ = true;
             fill_tail_in_flight_ = false;  // an arbitrating port replaces what is left of it
@@ -95,7 +103,13 @@ void Lpsm::handle_fill(const Word& w)
         return;
     }
     if (state_ == LpsmState::Monitoring) {
-        if (w.kind == WordKind::Idle) access_ = true;  // IDLEs around the loop open a new access window
+        if (w.kind == WordKind::Idle) {
+            // IDLEs around the loop open a new access window. The IDLE that sets ACCESS is repeated
+            // as it is, even if the port starts arbitrating on it, so that it reaches the ports
+            // downstream and sets theirs too.
+            if (!access_) access_word_ = true;
+            access_ = true;
+        }
         if (!w.is_arb(phy::kArbFairnessFill)) fill_originator_ = false;
     } else if (state_ == LpsmState::Arbitrating && w.is_arb(cfg_.al_pa)) {
         win();
@@ -125,6 +139,7 @@ void Lpsm::update_arbitration()
         if (state_ == LpsmState::Arbitrating) set_state(LpsmState::Monitoring);
     }
     if (state_ == LpsmState::Monitoring) maybe_start_arbitration();
+    if (!arbitrating_) access_word_ = false;  // only an arbitrating port would have altered it
 }
 
 void Lpsm::maybe_start_arbitration()
@@ -292,6 +307,7 @@ Word Lpsm::substitute(const Word& fill) const
 Word Lpsm::fill() const
 {
     if (owner_) return own_fill_;
+    if (repeats_access_word()) return rx_word_;  // the IDLE that set ACCESS, unchanged
     if (repeating() && !rx_word_.is_fill() && !rx_absorbed_) return rx_word_;
     return substitute(rx_fill_);
 }

@@ -83,6 +83,12 @@ public:
 
     // Start or stop arbitrating as the queue demands (after receiving, before transmitting).
     void update_arbitration();
+    // The IDLE that set ACCESS is still being repeated: the port started arbitrating on it, but its
+    // decision acts on later words only (docs/model.md, "The loop: fairness"). While true, fill()
+    // is that IDLE and nothing may pass the port unprocessed; the port calls
+    // access_word_repeated() one word later (or the next word it receives ends it).
+    bool repeats_access_word() const { return access_word_ && arbitrating_; }
+    void access_word_repeated() { access_word_ = false; }
     Decision next();
     Word prepare(const Decision& d);
     void commit(const Decision& d);
@@ -122,6 +128,7 @@ private:
     Word rx_fill_;              // the last fill word that arrived
     bool rx_absorbed_ = false;  // rx_word_ is consumed by this port, not repeated
     bool rx_frame_for_us_ = false;
+    bool access_word_ = false;  // rx_word_ is the IDLE that set ACCESS, still being repeated
 
     LpsmState state_ = LpsmState::Monitoring;
     bool access_ = true;

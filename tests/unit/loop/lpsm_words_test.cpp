@@ -313,3 +313,135 @@ TEST_CASE("lpsm words: what a port can pass on without processing it (the fast p
     p.lpsm.update_arbitration();
     CHECK(p.lpsm.state() == LpsmState::Arbitrating);
 }
+
+TEST_CASE("lpsm words: the IDLE that sets ACCESS is repeated unchanged; arbitration replaces the words after it",
+          "[loop][lpsm][fairness]")
+{
+    // A fair port that won once and waits, with a frame queued, for the next access window.
+    Port p(config(0x10));
+    p.queue_for(0x20);
+    p.lpsm.receive(Word::arb(0x10));
+    p.act(K::Opn);
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    p.act(K::Cls);
+    p.lpsm.receive(Word::cls());
+    p.queue_for(0x20);
+    p.act(K::Leave);
+    p.lpsm.receive(Word::arb(0x30));  // another port's ARB: not the fill originator any more
+    p.lpsm.update_arbitration();
+    REQUIRE(p.lpsm.state() == LpsmState::Monitoring);
+    REQUIRE_FALSE(p.lpsm.access());
+    CHECK(p.lpsm.fill() == Word::arb(0x30));
+    CHECK_FALSE(p.lpsm.repeats_access_word());
+
+    // Word 1: an IDLE. It sets ACCESS and the port starts arbitrating, but that IDLE is the word
+    // the port is repeating: it goes out unchanged, so the ports downstream see it too.
+    p.lpsm.receive(Word::idle());
+    p.lpsm.update_arbitration();
+    CHECK(p.lpsm.access());
+    CHECK(p.lpsm.state() == LpsmState::Arbitrating);
+    CHECK(p.lpsm.repeats_access_word());
+    CHECK(p.lpsm.fill() == Word::idle());
+    // Whatever arrives next is processed, not passed on: the port's fill changes one word later.
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::idle()));
+    CHECK_FALSE(p.lpsm.unaffected_by(Word::r_rdy()));
+    CHECK_FALSE(p.lpsm.fill_replacement(Word::idle()).has_value());
+
+    // Word 2: another IDLE. Arbitration acts on it: ARB(own) replaces it.
+    p.lpsm.receive(Word::idle());
+    p.lpsm.update_arbitration();
+    CHECK_FALSE(p.lpsm.repeats_access_word());
+    CHECK(p.lpsm.fill() == Word::arb(0x10));
+    CHECK(p.lpsm.fill_replacement(Word::idle()) == Word::arb(0x10));
+
+    // Word 3: a higher-priority ARB passes, then its own ARB comes back and it wins.
+    p.lpsm.receive(Word::arb(0x05));
+    CHECK(p.lpsm.fill() == Word::arb(0x05));
+    p.lpsm.receive(Word::arb(0x10));
+    CHECK(p.lpsm.state() == LpsmState::ArbitrationWon);
+}
+
+TEST_CASE("lpsm words: the access word ends after one word even when the IDLEs go on (the port's timer)",
+          "[loop][lpsm][fairness]")
+{
+    Port p(config(0x10));
+    p.queue_for(0x20);
+    p.lpsm.receive(Word::arb(0x10));
+    p.act(K::Opn);
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    p.act(K::Cls);
+    p.lpsm.receive(Word::cls());
+    p.queue_for(0x20);
+    p.act(K::Leave);
+    p.lpsm.receive(Word::arb(0x30));
+    p.lpsm.update_arbitration();
+    p.lpsm.receive(Word::idle());
+    p.lpsm.update_arbitration();
+    REQUIRE(p.lpsm.fill() == Word::idle());
+    // The loop only signals changes: an IDLE that goes on brings no new word, so the port says
+    // when one word has gone by.
+    p.lpsm.access_word_repeated();
+    CHECK(p.lpsm.fill() == Word::arb(0x10));
+    CHECK(p.lpsm.unaffected_by(Word::r_rdy()));
+}
+
+TEST_CASE("lpsm words: a port that is not waiting for ACCESS replaces IDLE at once", "[loop][lpsm][fairness]")
+{
+    // ACCESS already set (a fresh port): an IDLE arriving while it arbitrates is a fill word to
+    // replace, as before.
+    Port p(config(0x10));
+    p.lpsm.receive(Word::idle());
+    p.queue_for(0x20);
+    REQUIRE(p.lpsm.state() == LpsmState::Arbitrating);
+    p.lpsm.receive(Word::idle());
+    CHECK_FALSE(p.lpsm.repeats_access_word());
+    CHECK(p.lpsm.fill() == Word::arb(0x10));
+    // A quiet port that repeated an IDLE on the fast path does not repeat it again later when a
+    // frame arrives from above.
+    Port q(config(0x10));
+    q.queue_for(0x20);
+    q.lpsm.receive(Word::arb(0x10));
+    q.act(K::Opn);
+    q.lpsm.receive(Word::r_rdy());
+    q.act(K::Frame);
+    q.act(K::Cls);
+    q.lpsm.receive(Word::cls());
+    q.act(K::Leave);
+    q.lpsm.receive(Word::arb(0x30));
+    REQUIRE_FALSE(q.lpsm.access());
+    q.lpsm.repeated(Word::idle());
+    CHECK(q.lpsm.access());
+    q.queue_for(0x20);
+    REQUIRE(q.lpsm.state() == LpsmState::Arbitrating);
+    CHECK_FALSE(q.lpsm.repeats_access_word());
+    CHECK(q.lpsm.fill() == Word::arb(0x10));
+}
+
+TEST_CASE("lpsm words: the owner whose ARB(F0) comes back unreplaced has ACCESS in the window its IDLEs open",
+          "[loop][lpsm][fairness]")
+{
+    Port p(config(0x10));
+    p.queue_for(0x20);
+    p.queue_for(0x30);  // something for another port after this circuit
+    p.lpsm.receive(Word::arb(0x10));
+    REQUIRE(p.lpsm.owner());
+    REQUIRE_FALSE(p.lpsm.access());  // winning cleared it
+    p.act(K::Opn);
+    p.lpsm.receive(Word::arb(0x30));  // another port arbitrates: the window stays open
+    CHECK_FALSE(p.lpsm.access());
+    p.lpsm.receive(Word::arb(phy::kArbFairnessFill));  // later nobody replaces it: the window ends
+    CHECK(p.lpsm.fill() == Word::idle());
+    CHECK(p.lpsm.access());
+    // Others start arbitrating in the new window before it gives the loop up: it still may, too.
+    p.lpsm.receive(Word::arb(0x30));
+    p.lpsm.receive(Word::r_rdy());
+    p.act(K::Frame);
+    p.act(K::Cls);
+    p.lpsm.receive(Word::cls());
+    p.act(K::Leave);  // somebody waits: it gives the loop up...
+    CHECK_FALSE(p.lpsm.owner());
+    CHECK(p.lpsm.state() == LpsmState::Arbitrating);  // ...and arbitrates in the new window at once
+    CHECK(p.rec.count(E::ArbitrationWithoutAccess) == 0);
+}
