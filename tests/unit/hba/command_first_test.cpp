@@ -112,7 +112,9 @@ struct Controller : test::Endpoint {
     void state_changed(loop::LpsmState from, loop::LpsmState to) override
     {
         Endpoint::state_changed(from, to);
-        if (to == loop::LpsmState::Arbitrating && !port_.access()) {
+        // Only a start from MONITORING: a port opened while arbitrating resumes its arbitration after the
+        // circuit, which is not a new start.
+        if (to == loop::LpsmState::Arbitrating && from == loop::LpsmState::Monitoring && !port_.access()) {
             ++unfair_starts;
             if (!CommandFirstQueue::is_command(*port_.transmit_queue().front())) ++unfair_without_command;
         }
