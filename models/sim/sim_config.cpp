@@ -1,5 +1,7 @@
 #include "sim/sim_config.hpp"
 
+#include "sim/config_limits.hpp"
+
 #include <stdexcept>
 
 namespace fcal::sim {
@@ -127,6 +129,7 @@ SimConfig build_config(const ParameterTable& t)
     c.workload.seed = static_cast<std::uint64_t>(t.get_int("workload.seed"));
 
     c.time_limit_s = t.get_real("sim.time_limit_s");
+    check_limits(c, t.has_value("loop.length_m"));  // what the model can represent (sim/config_limits.hpp)
     return c;
 }
 
