@@ -115,9 +115,9 @@ Outputs open_outputs(const Options& o, const sim::SimConfig& config)
         if (out.vcd_base.size() > 4 && out.vcd_base.compare(out.vcd_base.size() - 4, 4, ".vcd") == 0)
             out.vcd_base.resize(out.vcd_base.size() - 4);
         // SystemC and Verilator open their files only once the run starts; try them now.
-        std::ofstream probe;
-        open_output("--vcd", out.vcd_base + ".vcd", probe);
-        if (config.cmdf.impl == sim::CmdfImpl::Rtl) open_output("--vcd", out.vcd_base + "_rtl.vcd", probe);
+        std::ofstream ports, rtl;
+        open_output("--vcd", out.vcd_base + ".vcd", ports);
+        if (config.cmdf.impl == sim::CmdfImpl::Rtl) open_output("--vcd", out.vcd_base + "_rtl.vcd", rtl);
     }
     return out;
 }
@@ -220,7 +220,9 @@ int sc_main(int argc, char* argv[])
     // sc_stop() at the end of a run is expected, not news.
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     // Whatever escapes the model (a SystemC error, an exception from a process, an allocation
-    // failure) is a bug, not a time limit: SystemC's own handler would exit 1.
+    // failure) is a bug, not a time limit: SystemC's own handler would exit 1. Fatal SystemC reports
+    // (sc_assert) are thrown too rather than aborting, so that they end the same way.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_THROW);
     try {
         return run_simulator(argc, argv);
     } catch (const std::exception& e) {
