@@ -329,7 +329,12 @@ std::size_t ParameterTable::index_of(const std::string& key) const
         const std::size_t d = edit_distance(key, p.key);
         if (d < best_distance) best_distance = d, best = p.key;
     }
-    throw ConfigError(key + ": unknown parameter" + (best.empty() ? " (see --list-params)" : " (did you mean " + best + "?)"));
+    // A key with a control character, a space or a non-ASCII byte is shown quoted and escaped: a
+    // newline must not break the one-line rule, nor a NUL cut the message short (found by fuzzing,
+    // tests/fuzz/regressions).
+    const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) { return c > ' ' && c < 0x7F; });
+    throw ConfigError((plain ? key : quoted(key)) + ": unknown parameter" +
+                      (best.empty() ? " (see --list-params)" : " (did you mean " + best + "?)"));
 }
 
 void ParameterTable::set(const std::string& key, const std::string& text)

@@ -16,7 +16,8 @@ inline void check_error(const fcal::sim::ConfigError& e)
 {
     const std::string message = e.what();
     FUZZ_CHECK(!message.empty());
-    FUZZ_CHECK(message.find('\n') == std::string::npos);
+    // One printable line: no newline, no terminal control sequence (user text is quoted and escaped).
+    for (char c : message) FUZZ_CHECK(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F);
 }
 
 inline void check_table(const fcal::sim::ParameterTable& table)
