@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -24,16 +25,34 @@ constexpr std::int64_t kKi = 1024;
 constexpr std::int64_t kMi = kKi * kKi;
 constexpr std::int64_t kGi = kMi * kKi;
 
+// Control characters (DEL included, which JSON leaves as it is) written as \u00XX, so that text
+// from the user or the JSON parser cannot reach the terminal as a control sequence.
+std::string escape_controls(const std::string& text)
+{
+    std::string out;
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7F) {
+            out += c;
+            continue;
+        }
+        char escaped[8];
+        std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
+        out += escaped;
+    }
+    return out;
+}
+
 // User text and JSON go into messages quoted and escaped, so a stray newline or invalid UTF-8 cannot
 // break the one-line rule or throw from the serializer.
 std::string quoted(const std::string& text)
 {
-    return json(text).dump(-1, ' ', false, json::error_handler_t::replace);
+    return escape_controls(json(text).dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 std::string shown(const json& value)
 {
-    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string text = escape_controls(value.dump(-1, ' ', false, json::error_handler_t::replace));
     constexpr std::size_t kMax = 40;
     if (text.size() > kMax) text = text.substr(0, kMax) + "...";
     return text;
@@ -401,7 +420,7 @@ void ParameterTable::load_json_file(const std::string& path)
         std::string detail = e.what();
         const auto tag_end = detail.find("] ");
         if (detail.rfind("[json.exception", 0) == 0 && tag_end != std::string::npos) detail = detail.substr(tag_end + 2);
-        throw ConfigError(path + ": malformed JSON: " + detail);
+        throw ConfigError(path + ": malformed JSON: " + escape_controls(detail));  // detail quotes what was read
     }
     load_json(object, path);
 }

@@ -326,6 +326,11 @@ TEST_CASE("parameter_table: unknown keys with control characters are shown escap
     CHECK(contains(error_of([&] { t.set("disk count", "3"); }), R"("disk count": unknown parameter)"));
     // Plain keys stay as they were.
     CHECK(contains(error_of([&] { t.set("disk.cuont", "4"); }), "disk.cuont: unknown parameter"));
+    // DEL, which JSON does not escape, in a value, a malformed assignment and the parser's excerpt.
+    CHECK(error_of([&] { t.set("disk.count", "\x7f"); }) == R"(disk.count: expected an integer, got "\u007f")");
+    CHECK(contains(error_of([&] { t.set_assignment("disk.count\x7f"); }), R"(got "disk.count\u007f")"));
+    TempFile file("{\"disk\": \x7f}");
+    CHECK(contains(error_of([&] { t.load_json_file(file.path()); }), R"(last read: '"disk": \u007f')"));
 }
 
 TEST_CASE("parameter_table: values of the wrong type are named")
