@@ -415,7 +415,7 @@ void ParameterTable::load_json_file(const std::string& path)
     json object;
     try {
         object = json::parse(in);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse errors, and numbers too large for a double (found by fuzzing)
         // Drop the library's "[json.exception.parse_error.101] " tag; keep its line and column.
         std::string detail = e.what();
         const auto tag_end = detail.find("] ");

@@ -110,6 +110,14 @@ run "${tiny[@]}" --set initiator.al_pa=0x02
 expect_rc 0 "initiator.al_pa=0x02"
 ok "initiator.al_pa=0x00 is refused naming the key"
 
+# --- 5b. found by fuzzing: numbers beyond a double and control characters are bad input, one line
+printf '{"disk.access_ms": 1e400}\n' >"$tmp/huge.json"
+expect_bad "number overflow" --config "$tmp/huge.json"
+expect_bad disk.access_ms --set disk.access_ms=1e400
+expect_bad 'unknown parameter' --set "$(printf 'disk.co\001unt=3')"
+grep -qF '\u0001' "$tmp/err" || fail "control character not escaped: $(cat -v "$tmp/err")"
+ok "a number beyond a double, and control characters in a key, exit 2 with a one-line, escaped error"
+
 # --- 6. output paths are checked before the run: a run of 10^8 I/Os would take hours, so exit 2
 # within the 60 s allowed shows that nothing ran.
 long=(--set workload.measured_ios=100000000)

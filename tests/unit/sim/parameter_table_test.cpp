@@ -329,6 +329,9 @@ TEST_CASE("parameter_table: unknown keys with control characters are shown escap
     // DEL, which JSON does not escape, in a value, a malformed assignment and the parser's excerpt.
     CHECK(error_of([&] { t.set("disk.count", "\x7f"); }) == R"(disk.count: expected an integer, got "\u007f")");
     CHECK(contains(error_of([&] { t.set_assignment("disk.count\x7f"); }), R"(got "disk.count\u007f")"));
+    // A number beyond a double's range is malformed JSON, not an internal error (found by fuzzing).
+    TempFile huge(R"({"disk.access_ms": 1e400})");
+    CHECK(contains(error_of([&] { t.load_json_file(huge.path()); }), "malformed JSON: number overflow parsing '1e400'"));
     TempFile file("{\"disk\": \x7f}");
     CHECK(contains(error_of([&] { t.load_json_file(file.path()); }), R"(last read: '"disk": \u007f')"));
 }
