@@ -4,7 +4,7 @@
 # with the I/O account balanced and nothing on stderr, so in the sanitizer build (scripts/sanitize.sh)
 # also without a sanitizer report.
 # Usage: random_configs.sh <bin dir> [N (default 12)] [first seed (default 1)]
-# The ctest suite runs 12; the test labelled "long" runs 300 (README, "Sanitizers and fuzzing").
+# The ctest suite runs 12; the test labelled "long" runs 300 (README, "Sanitizers, fuzzing and random configurations").
 set -euo pipefail
 
 sim="$1/fcal-sim"
