@@ -2,17 +2,25 @@
 // (docs/model.md, "The baseline scenario") and prints a readable summary.
 //
 // Exit codes: 0 all I/Os completed; 1 the time limit (sim.time_limit_s) stopped the run first;
-// 2 bad input (configuration key, value or file; one line on stderr naming it); 3 deadlock (I/Os
-// outstanding and nothing left to happen; every port's state is printed); 4 the RTL transmit queue
-// (cmdf.impl=rtl) failed a check: an assertion inside it, an answer naming no queued frame, or with
-// rtl.lockstep a decision the reference model takes differently (the first failure is printed).
+// 2 bad input (configuration key, value, file or output path; one line on stderr naming it, before
+// anything runs); 3 deadlock (I/Os outstanding and nothing left to happen; every port's state is
+// printed); 4 the RTL transmit queue (cmdf.impl=rtl) failed a check: an assertion inside it, an
+// answer naming no queued frame, or with rtl.lockstep a decision the reference model takes
+// differently (the first failure is printed); 5 internal error: an exception or SystemC error
+// escaped the model although the configuration passed every check (a bug; the message is printed).
+// No other code is returned: every exception is caught here.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "hba/io_request.hpp"
 #include "loop/loop.hpp"
 #include "sim/parameter_table.hpp"
 #include "sim/sim_config.hpp"
@@ -41,6 +49,12 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
     if (c.volume.raid != controller::RaidLevel::None)
         std::printf("  volume             %s over %u disks, %llu KiB stripe unit, %s\n", controller::to_string(c.volume.raid).c_str(),
                     c.disk.count, static_cast<unsigned long long>(c.volume.stripe_kib), controller::to_string(c.volume.split_merge).c_str());
+    const auto& m = r["disk_mechanics"];
+    if (c.disk.model == disk::DiskModel::Zoned)
+        std::printf("  zoned disks        capacity %.3f GB each (%u cylinders x %u heads, %u rpm); mean seek %.1f us, rotation %.1f us, transfer %.1f us\n",
+                    m["capacity_bytes"].get<std::uint64_t>() / 1e9, c.disk.cylinders, c.disk.heads,
+                    static_cast<unsigned>(c.disk.rpm), m["mean_seek_us"].get<double>(), m["mean_rotation_us"].get<double>(),
+                    m["mean_transfer_us"].get<double>());
     if (r["ports"].empty()) {  // transport=ideal
         std::printf("  transport          ideal; simulated %.6f s in %.3f s wall\n", r["sim_time_s"].get<double>(),
                     r["wall_time_s"].get<double>());
@@ -50,12 +64,6 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
     std::printf("  controller port    arbitration wait mean %.2f us, max %.2f us; loop tenancy %.1f%%\n",
                 ctl["arbitration_wait_mean_us"].get<double>(), ctl["arbitration_wait_max_us"].get<double>(),
                 ctl["tenancy_share"].get<double>() * 100);
-    const auto& m = r["disk_mechanics"];
-    if (c.disk.model == disk::DiskModel::Zoned)
-        std::printf("  zoned disks        capacity %.3f GB each (%u cylinders x %u heads, %u rpm); mean seek %.1f us, rotation %.1f us, transfer %.1f us\n",
-                    m["capacity_bytes"].get<std::uint64_t>() / 1e9, c.disk.cylinders, c.disk.heads,
-                    static_cast<unsigned>(c.disk.rpm), m["mean_seek_us"].get<double>(), m["mean_rotation_us"].get<double>(),
-                    m["mean_transfer_us"].get<double>());
     if (r["task_set_full_retries"].get<std::uint64_t>() > 0)
         std::printf("  TASK SET FULL      %llu commands retried\n",
                     static_cast<unsigned long long>(r["task_set_full_retries"].get<std::uint64_t>()));
@@ -65,76 +73,134 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
                 r["sim_time_s"].get<double>(), r["wall_time_s"].get<double>());
 }
 
-}  // namespace
+// The documented exit codes (file comment above; README, "fcal-sim").
+enum ExitCode : int { kCompleted = 0, kTimeLimit = 1, kBadInput = 2, kDeadlock = 3, kRtlError = 4, kInternalError = 5 };
 
-int sc_main(int argc, char* argv[])
+constexpr const char* kExitCodes =
+    "Exit codes: 0 every I/O completed; 1 sim.time_limit_s reached first; 2 bad input (key, value, file or output "
+    "path, named on stderr); 3 deadlock (I/Os outstanding, nothing left to happen); 4 the RTL transmit queue failed a "
+    "check (cmdf.impl=rtl); 5 internal error (an exception escaped the model: a bug).";
+
+// Opens an output before anything runs, so that an unwritable path is bad input found at once
+// (exit 2 naming the option and the path), not a SystemC error or a lost run afterwards.
+void open_output(const char* option, const std::string& path, std::ofstream& out)
 {
-    // sc_stop() at the end of a run is expected, not news.
-    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-    CLI::App app{"fcal-sim: FC-AL storage back end simulator (runs the baseline scenario with no arguments)"};
+    out.open(path);
+    if (!out) throw sim::ConfigError(std::string(option) + ": cannot write '" + path + "'");
+}
+
+// Test-only hooks (hidden from --help) on the path from the HBA to the device driver. No valid
+// configuration reaches the deadlock path (exit 3) or lets an exception escape the model (exit 5);
+// tests/cli/fcal_sim_bad_input.sh reaches both through these:
+//   --test-lose-io N:  the N-th completion the HBA reports never reaches the driver, so one I/O stays
+//                      outstanding with nothing left to happen (deadlock);
+//   --test-throw-io N: the N-th completion throws inside the running simulation (internal error).
+class CompletionHook : public hba::HbaCompletion {
+public:
+    CompletionHook(hba::HbaCompletion& next, std::uint64_t lose, std::uint64_t fail) : next_(next), lose_(lose), fail_(fail) {}
+    void io_complete(hba::IoRequest* io) override
+    {
+        ++seen_;
+        if (seen_ == fail_) throw std::runtime_error("--test-throw-io: completion " + std::to_string(seen_));
+        if (seen_ == lose_) return;
+        next_.io_complete(io);
+    }
+
+private:
+    hba::HbaCompletion& next_;
+    std::uint64_t lose_, fail_;
+    std::uint64_t seen_ = 0;
+};
+
+struct Options {
     std::string config_file, stats_json, trace_path, vcd_path, cdf_path;
     std::vector<std::string> sets;
     bool list = false, quiet = false;
-    app.add_option("--config", config_file, "JSON configuration (nested objects or dotted keys)");
-    app.add_option("--set", sets, "KEY=VALUE, applied after the file (repeatable)");
-    app.add_option("--stats-json", stats_json, "write the results as JSON to PATH ('-' for stdout)");
-    app.add_flag("--list-params", list, "print every parameter: key, default, unit, range, description");
-    app.add_option("--trace", trace_path, "write the port-watcher trace of every port to PATH");
-    app.add_option("--vcd", vcd_path, "write a VCD of every port to PATH");
-    app.add_option("--cdf", cdf_path, "write the measured response-time distribution to PATH (CSV: quantile,response_us)");
-    app.add_flag("--quiet", quiet, "no summary on stdout");
+    std::uint64_t lose_io = 0, throw_io = 0;  // test-only hooks
+};
+
+// The outputs, opened before the run.
+struct Outputs {
+    std::ofstream stats, trace, cdf;
+    std::string vcd_base;  // PATH without ".vcd"
+};
+
+Outputs open_outputs(const Options& o, const sim::SimConfig& config)
+{
+    Outputs out;
+    if (!o.stats_json.empty() && o.stats_json != "-") open_output("--stats-json", o.stats_json, out.stats);
+    if (!o.trace_path.empty()) open_output("--trace", o.trace_path, out.trace);
+    if (!o.cdf_path.empty()) open_output("--cdf", o.cdf_path, out.cdf);
+    if (!o.vcd_path.empty()) {
+        out.vcd_base = o.vcd_path;
+        if (out.vcd_base.size() > 4 && out.vcd_base.compare(out.vcd_base.size() - 4, 4, ".vcd") == 0)
+            out.vcd_base.resize(out.vcd_base.size() - 4);
+        // SystemC and Verilator open their files only once the run starts; try them now.
+        std::ofstream ports, rtl;
+        open_output("--vcd", out.vcd_base + ".vcd", ports);
+        if (config.cmdf.impl == sim::CmdfImpl::Rtl) open_output("--vcd", out.vcd_base + "_rtl.vcd", rtl);
+    }
+    return out;
+}
+
+int run_simulator(int argc, char* argv[])
+{
+    CLI::App app{"fcal-sim: FC-AL storage back end simulator (runs the baseline scenario with no arguments)"};
+    app.footer(std::string(kExitCodes));
+    Options o;
+    app.add_option("--config", o.config_file, "JSON configuration (nested objects or dotted keys)");
+    app.add_option("--set", o.sets, "KEY=VALUE, applied after the file (repeatable)");
+    app.add_option("--stats-json", o.stats_json, "write the results as JSON to PATH ('-' for stdout)");
+    app.add_flag("--list-params", o.list, "print every parameter: key, default, unit, range, description");
+    app.add_option("--trace", o.trace_path, "write the port-watcher trace of every port to PATH");
+    app.add_option("--vcd", o.vcd_path, "write a VCD of every port to PATH");
+    app.add_option("--cdf", o.cdf_path, "write the measured response-time distribution to PATH (CSV: quantile,response_us)");
+    app.add_flag("--quiet", o.quiet, "no summary on stdout");
+    app.add_option("--test-lose-io", o.lose_io, "test only: the N-th completion never reaches the driver")->group("");
+    app.add_option("--test-throw-io", o.throw_io, "test only: the N-th completion throws")->group("");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help
         std::fprintf(stderr, "fcal-sim: %s (see --help)\n", e.what());
-        return 2;
+        return kBadInput;
     }
 
     sim::ParameterTable table = sim::fcal_parameters();
-    if (list) {
+    if (o.list) {
         table.list(std::cout);
-        return 0;
+        return kCompleted;
     }
     sim::SimConfig config;
     std::unique_ptr<sim::StorageSystem> system;
+    Outputs out;
     try {
-        if (!config_file.empty()) table.load_json_file(config_file);
-        for (const auto& s : sets) table.set_assignment(s);
+        if (!o.config_file.empty()) table.load_json_file(o.config_file);
+        for (const auto& s : o.sets) table.set_assignment(s);
         config = sim::build_config(table);
+        out = open_outputs(o, config);
         system = std::make_unique<sim::StorageSystem>("system", config);
-    } catch (const loop::ConfigError& e) {  // the parameter table's and the loop's
+    } catch (const loop::ConfigError& e) {  // the parameter table's, the loop's and the outputs'
         std::fprintf(stderr, "fcal-sim: %s\n", e.what());
-        return 2;
+        return kBadInput;
     }
-    std::ofstream trace_out;
-    if (!trace_path.empty()) {
-        trace_out.open(trace_path);
-        if (!trace_out) {
-            std::fprintf(stderr, "fcal-sim: --trace: cannot write '%s'\n", trace_path.c_str());
-            return 2;
-        }
-        system->watch_ports(trace_out);
-    }
-    if (!vcd_path.empty()) {
-        std::string base = vcd_path;
-        if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+    if (out.trace.is_open()) system->watch_ports(out.trace);
+    if (!out.vcd_base.empty()) {
         try {
-            system->trace_vcd(base);
-        } catch (const std::runtime_error& e) {
+            system->trace_vcd(out.vcd_base);
+        } catch (const std::runtime_error& e) {  // the RTL's VCD, opened at once
             std::fprintf(stderr, "fcal-sim: --vcd: %s\n", e.what());
-            return 2;
+            return kBadInput;
         }
     }
-
-    // Checked before the run, so that a bad path does not cost a simulation.
-    std::ofstream cdf_out;
-    if (!cdf_path.empty()) {
-        cdf_out.open(cdf_path);
-        if (!cdf_out) {
-            std::fprintf(stderr, "fcal-sim: --cdf: cannot write '%s'\n", cdf_path.c_str());
-            return 2;
+    std::unique_ptr<CompletionHook> hook;
+    if (o.lose_io > 0 || o.throw_io > 0) {
+        if (config.transport != sim::Transport::Loop) {
+            std::fprintf(stderr, "fcal-sim: --test-lose-io/--test-throw-io: need transport=loop (they sit behind the HBA)\n");
+            return kBadInput;
         }
+        hook = std::make_unique<CompletionHook>(system->driver(), o.lose_io, o.throw_io);
+        system->initiator().set_completion(hook.get());
     }
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -148,37 +214,54 @@ int sc_main(int argc, char* argv[])
                          : run.end == sim::RunEnd::Deadlock  ? "deadlock"
                                                              : "rtl_error";
     nlohmann::json doc = {{"config", sim::to_json(config)}, {"results", results}};
-    if (!stats_json.empty()) {
+    if (!o.stats_json.empty()) {
         const std::string text = doc.dump(2) + "\n";
-        if (stats_json == "-") {
+        if (o.stats_json == "-") {
             std::cout << text;
-        } else {
-            std::ofstream out(stats_json);
-            if (!out || !(out << text)) {
-                std::fprintf(stderr, "fcal-sim: --stats-json: cannot write '%s'\n", stats_json.c_str());
-                return 2;
-            }
+        } else if (!(out.stats << text) || !out.stats.flush()) {
+            std::fprintf(stderr, "fcal-sim: --stats-json: cannot write '%s'\n", o.stats_json.c_str());
+            return kBadInput;
         }
     }
-    if (cdf_out.is_open()) {
-        system->write_cdf(cdf_out);
-        if (!cdf_out.flush()) {
-            std::fprintf(stderr, "fcal-sim: --cdf: cannot write '%s'\n", cdf_path.c_str());
-            return 2;
+    if (out.cdf.is_open()) {
+        system->write_cdf(out.cdf);
+        if (!out.cdf.flush()) {
+            std::fprintf(stderr, "fcal-sim: --cdf: cannot write '%s'\n", o.cdf_path.c_str());
+            return kBadInput;
         }
     }
-    if (!quiet && stats_json != "-") print_summary(config, results);
+    if (!o.quiet && o.stats_json != "-") print_summary(config, results);
     if (run.end == sim::RunEnd::RtlError) {
         std::fprintf(stderr, "fcal-sim: %s", run.diagnosis.c_str());
-        return 4;
+        return kRtlError;
     }
     if (run.end == sim::RunEnd::Deadlock) {
         std::fprintf(stderr, "fcal-sim: deadlock: I/Os are outstanding and nothing is left to happen\n%s", run.diagnosis.c_str());
-        return 3;
+        return kDeadlock;
     }
     if (run.end == sim::RunEnd::TimeLimit) {
         std::fprintf(stderr, "fcal-sim: sim.time_limit_s reached before all I/Os completed\n%s", run.diagnosis.c_str());
-        return 1;
+        return kTimeLimit;
     }
-    return 0;
+    return kCompleted;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[])
+{
+    // sc_stop() at the end of a run is expected, not news.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    // Whatever escapes the model (a SystemC error, an exception from a process, an allocation
+    // failure) is a bug, not a time limit: SystemC's own handler would exit 1. Fatal SystemC reports
+    // (sc_assert) are thrown too rather than aborting, so that they end the same way.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_THROW);
+    try {
+        return run_simulator(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fcal-sim: internal error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "fcal-sim: internal error: unknown exception\n");
+    }
+    return kInternalError;
 }

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -24,16 +25,34 @@ constexpr std::int64_t kKi = 1024;
 constexpr std::int64_t kMi = kKi * kKi;
 constexpr std::int64_t kGi = kMi * kKi;
 
+// Control characters (DEL included, which JSON leaves as it is) written as \u00XX, so that text
+// from the user or the JSON parser cannot reach the terminal as a control sequence.
+std::string escape_controls(const std::string& text)
+{
+    std::string out;
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7F) {
+            out += c;
+            continue;
+        }
+        char escaped[8];
+        std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
+        out += escaped;
+    }
+    return out;
+}
+
 // User text and JSON go into messages quoted and escaped, so a stray newline or invalid UTF-8 cannot
 // break the one-line rule or throw from the serializer.
 std::string quoted(const std::string& text)
 {
-    return json(text).dump(-1, ' ', false, json::error_handler_t::replace);
+    return escape_controls(json(text).dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 std::string shown(const json& value)
 {
-    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string text = escape_controls(value.dump(-1, ' ', false, json::error_handler_t::replace));
     constexpr std::size_t kMax = 40;
     if (text.size() > kMax) text = text.substr(0, kMax) + "...";
     return text;
@@ -329,7 +348,12 @@ std::size_t ParameterTable::index_of(const std::string& key) const
         const std::size_t d = edit_distance(key, p.key);
         if (d < best_distance) best_distance = d, best = p.key;
     }
-    throw ConfigError(key + ": unknown parameter" + (best.empty() ? " (see --list-params)" : " (did you mean " + best + "?)"));
+    // A key with a control character, a space or a non-ASCII byte is shown quoted and escaped: a
+    // newline must not break the one-line rule, nor a NUL cut the message short (found by fuzzing,
+    // tests/fuzz/regressions).
+    const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) { return c > ' ' && c < 0x7F; });
+    throw ConfigError((plain ? key : quoted(key)) + ": unknown parameter" +
+                      (best.empty() ? " (see --list-params)" : " (did you mean " + best + "?)"));
 }
 
 void ParameterTable::set(const std::string& key, const std::string& text)
@@ -391,12 +415,12 @@ void ParameterTable::load_json_file(const std::string& path)
     json object;
     try {
         object = json::parse(in);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse errors, and numbers too large for a double (found by fuzzing)
         // Drop the library's "[json.exception.parse_error.101] " tag; keep its line and column.
         std::string detail = e.what();
         const auto tag_end = detail.find("] ");
         if (detail.rfind("[json.exception", 0) == 0 && tag_end != std::string::npos) detail = detail.substr(tag_end + 2);
-        throw ConfigError(path + ": malformed JSON: " + detail);
+        throw ConfigError(path + ": malformed JSON: " + escape_controls(detail));  // detail quotes what was read
     }
     load_json(object, path);
 }

@@ -1,5 +1,7 @@
 #include "sim/sim_config.hpp"
 
+#include "sim/config_limits.hpp"
+
 #include <stdexcept>
 
 namespace fcal::sim {
@@ -248,6 +250,7 @@ SimConfig build_config(const ParameterTable& t)
                 throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk");
         }
     }
+    check_limits(c, t.has_value("loop.length_m"));  // what the model can represent (sim/config_limits.hpp)
     return c;
 }
 

@@ -320,6 +320,30 @@ TEST_CASE("parameter_table: unknown keys are named")
     CHECK(contains(error_of([&] { t.load_json(nlohmann::json::parse(R"({"loop": 3})")); }), "loop: unknown parameter"));
 }
 
+TEST_CASE("parameter_table: unknown keys with control characters are shown escaped")
+{
+    // Found by fuzzing (tests/fuzz/regressions): a key starting with NUL gave an empty message, since
+    // what() stops at the NUL; other control characters would reach the terminal as they are.
+    auto t = fcal_parameters();
+    const std::string nul_key("\0mdf.impl", 9);
+    const auto e1 = error_of([&] { t.set(nul_key, "rtl"); });
+    CHECK(e1 == R"("\u0000mdf.impl": unknown parameter (did you mean cmdf.impl?))");
+    const auto e2 = error_of([&] { t.load_json(nlohmann::json::parse(R"({"disk\u0000count": 3})")); });
+    CHECK(contains(e2, R"("disk\u0000count": unknown parameter)"));
+    CHECK(contains(error_of([&] { t.set("disk.\x1b[2Jcount", "3"); }), R"("disk.\u001b[2Jcount": unknown parameter)"));
+    CHECK(contains(error_of([&] { t.set("disk count", "3"); }), R"("disk count": unknown parameter)"));
+    // Plain keys stay as they were.
+    CHECK(contains(error_of([&] { t.set("disk.cuont", "4"); }), "disk.cuont: unknown parameter"));
+    // DEL, which JSON does not escape, in a value, a malformed assignment and the parser's excerpt.
+    CHECK(error_of([&] { t.set("disk.count", "\x7f"); }) == R"(disk.count: expected an integer, got "\u007f")");
+    CHECK(contains(error_of([&] { t.set_assignment("disk.count\x7f"); }), R"(got "disk.count\u007f")"));
+    // A number beyond a double's range is malformed JSON, not an internal error (found by fuzzing).
+    TempFile huge(R"({"disk.access_ms": 1e400})");
+    CHECK(contains(error_of([&] { t.load_json_file(huge.path()); }), "malformed JSON: number overflow parsing '1e400'"));
+    TempFile file("{\"disk\": \x7f}");
+    CHECK(contains(error_of([&] { t.load_json_file(file.path()); }), R"(last read: '"disk": \u007f')"));
+}
+
 TEST_CASE("parameter_table: values of the wrong type are named")
 {
     auto t = fcal_parameters();

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# fcal-sim's promises under bad input (issue 13): every error path ends with its documented exit
+# code; what the model cannot represent is refused at configuration time naming the key (I/O sizes
+# past one FC sequence, I/O counts that overflow, times past sc_time's range, AL_PA 0x00); output
+# paths are checked before the run; the deadlock (3) and internal-error (5) paths, reached through
+# test-only hooks.
+# Usage: fcal_sim_bad_input.sh <bin dir>
+set -euo pipefail
+
+sim="$1/fcal-sim"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+checks=0
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { checks=$((checks + 1)); echo "OK: $*"; }
+
+# Runs the simulator (at most 60 s wall), keeping stdout/stderr in $tmp and the exit code in $rc.
+run() {
+    set +e
+    timeout 60 "$sim" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    set -e
+    [[ $rc -ne 124 ]] || fail "fcal-sim $*: still running after 60 s"
+}
+expect_rc() { [[ $rc -eq $1 ]] || fail "$2: exit code $rc, expected $1 (stderr: $(head -c 2000 "$tmp/err"))"; }
+
+# expect_bad NEEDLE ARGS...: exit 2 with one stderr line containing NEEDLE, nothing on stdout.
+expect_bad() {
+    local needle="$1"; shift
+    local what="fcal-sim $*"
+    run "$@"
+    expect_rc 2 "$what"
+    [[ $(wc -l <"$tmp/err") -eq 1 ]] || fail "$what: expected a one-line error on stderr, got: $(cat "$tmp/err")"
+    grep -qF -- "$needle" "$tmp/err" || fail "$what: error does not name '$needle': $(cat "$tmp/err")"
+    [[ -s "$tmp/out" ]] && fail "$what: unexpected stdout: $(head -c 500 "$tmp/out")"
+    return 0
+}
+
+# A run of a few I/Os on one disk, no warm-up.
+tiny=(--set disk.count=1 --set workload.measured_ios=2 --set workload.warmup_ios=0 --quiet)
+
+# --- 1. the exit codes are documented in --help, including 5
+run --help
+expect_rc 0 "--help"
+for text in "0 every I/O completed" "1 sim.time_limit_s" "2 bad input" "3 deadlock" "4 the RTL" "5 internal error"; do
+    grep -qF "$text" "$tmp/out" || fail "--help does not document exit code '$text'"
+done
+grep -q -- "--test-" "$tmp/out" && fail "--help shows the test-only hooks"
+ok "--help documents exit codes 0 to 5 and hides the test hooks"
+
+# --- 2. workload.io_size: one data sequence holds at most 65536 frames (16-bit SEQ_CNT), so with
+# 2048-byte payloads 128 MiB is the largest I/O; the largest runs, one byte more is refused.
+mib128=$((65536 * 2048))
+run "${tiny[@]}" --set workload.measured_ios=1 --set workload.io_size=$mib128 --stats-json "$tmp/big.json"
+expect_rc 0 "workload.io_size=128M"
+python3 - "$tmp/big.json" <<'EOF' || fail "128M I/O: results"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+assert r["completed_ios"] == 1 and r["outstanding_ios"] == 0, r
+EOF
+expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=$((mib128 + 1))
+expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=1G
+expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=1G --set workload.read_fraction=0 --set target.burst_bytes=1M
+# The payloads set the limit: 1024-byte frames halve it, and the error names the payload key.
+expect_bad initiator.max_payload "${tiny[@]}" --set initiator.max_payload=1024 --set workload.io_size=$((mib128 / 2 + 4))
+expect_bad target.max_payload "${tiny[@]}" --set target.max_payload=512 --set workload.io_size=$((mib128 / 4 + 4))
+ok "workload.io_size: 128M (65536 frames of 2048 bytes) runs; more is refused naming the key and the payload"
+
+# --- 3. I/O counts: 2 x warm-up + measured must not wrap (it used to "complete" with nothing measured)
+expect_bad workload.warmup_ios --set workload.warmup_ios=9223372036854775807 --set workload.measured_ios=3
+expect_bad workload.warmup_ios --set workload.warmup_ios=4611686018427387905 --set workload.measured_ios=9223372036854775807
+ok "warm-up and measured I/O counts whose total overflows are refused"
+
+# --- 4. real values whose delays sc_time cannot hold (2^63 ps, about 9.2e6 s) are refused naming the key
+expect_bad loop.hop_m --set loop.hop_m=1e20
+expect_bad loop.length_m --set loop.length_m=1e20
+expect_bad loop.hop_m --set loop.hop_m=1e9 --set loop.propagation_ns_per_m=1e9
+expect_bad disk.access_ms --set disk.access_ms=1e300
+expect_bad disk.rate_mbs --set disk.rate_mbs=1e-300
+expect_bad initiator.cmd_exec_us --set initiator.cmd_exec_us=1e22
+expect_bad workload.rate_iops --set workload.type=open --set workload.rate_iops=1e-300
+expect_bad sim.time_limit_s --set sim.time_limit_s=1e10
+for key in initiator.xfer_rdy_us initiator.dma_sched_us initiator.sft_us target.cmd_exec_us target.rsp_gen_us \
+           target.dma_sched_us target.sft_us driver.arrival_us driver.completion_us; do
+    expect_bad "$key" --set "$key=1e300"
+done
+expect_bad initiator.frame_proc_ns --set initiator.frame_proc_ns=1e300
+expect_bad target.frame_proc_ns --set target.frame_proc_ns=1e300
+expect_bad initiator.dma_mbs --set initiator.dma_mbs=1e-300
+expect_bad target.dma_mbs --set target.dma_mbs=1e-300
+ok "times past sc_time's range are refused naming the key (cables, HBAs, driver, disks, arrivals, time limit)"
+
+# Just inside the range the run is valid: it reaches the time limit (1), not an error.
+run "${tiny[@]}" --set initiator.cmd_exec_us=9e12 --set sim.time_limit_s=0.01
+expect_rc 1 "initiator.cmd_exec_us=9e12"
+run "${tiny[@]}" --set disk.access_ms=9e9 --set sim.time_limit_s=0.01
+expect_rc 1 "disk.access_ms=9e9"
+run "${tiny[@]}" --set workload.type=open --set workload.rate_iops=1e-5 --set sim.time_limit_s=0.01
+expect_rc 1 "workload.rate_iops=1e-5"
+run "${tiny[@]}" --set sim.time_limit_s=9e6
+expect_rc 0 "sim.time_limit_s=9e6"
+ok "large but representable times run: 9e12 us, 9e9 ms and 1e-5 IO/s reach the time limit (exit 1); a 9e6 s limit completes"
+
+# --- 5. the controller cannot take the FL_Port's AL_PA
+expect_bad initiator.al_pa --set initiator.al_pa=0x00
+printf '{"initiator": {"al_pa": 0}}\n' >"$tmp/alpa.json"
+expect_bad initiator.al_pa --config "$tmp/alpa.json"
+run "${tiny[@]}" --set initiator.al_pa=0x02
+expect_rc 0 "initiator.al_pa=0x02"
+ok "initiator.al_pa=0x00 is refused naming the key"
+
+# --- 5b. found by fuzzing: numbers beyond a double and control characters are bad input, one line
+printf '{"disk.access_ms": 1e400}\n' >"$tmp/huge.json"
+expect_bad "number overflow" --config "$tmp/huge.json"
+expect_bad disk.access_ms --set disk.access_ms=1e400
+expect_bad 'unknown parameter' --set "$(printf 'disk.co\001unt=3')"
+grep -qF '\u0001' "$tmp/err" || fail "control character not escaped: $(cat -v "$tmp/err")"
+ok "a number beyond a double, and control characters in a key, exit 2 with a one-line, escaped error"
+
+# --- 6. output paths are checked before the run: a run of 10^8 I/Os would take hours, so exit 2
+# within the 60 s allowed shows that nothing ran.
+long=(--set workload.measured_ios=100000000)
+expect_bad "$tmp/no/such/dir/s.json" "${long[@]}" --stats-json "$tmp/no/such/dir/s.json"
+mkdir "$tmp/adir"
+expect_bad "$tmp/adir" "${long[@]}" --stats-json "$tmp/adir"
+expect_bad "$tmp/no/such/dir/t.txt" "${long[@]}" --trace "$tmp/no/such/dir/t.txt"
+expect_bad "$tmp/no/such/dir/w.vcd" "${long[@]}" --vcd "$tmp/no/such/dir/w.vcd"
+# With the RTL the second VCD (PATH_rtl.vcd) is checked too: here it is a directory.
+mkdir "$tmp/w_rtl.vcd"
+expect_bad "$tmp/w_rtl.vcd" "${long[@]}" --set cmdf.impl=rtl --vcd "$tmp/w.vcd"
+grep -qF -- "--vcd" "$tmp/err" || fail "--vcd error does not name the option"
+# A writable path still works and gets the results.
+run "${tiny[@]}" --stats-json "$tmp/ok.json"
+expect_rc 0 "writable --stats-json"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))["results"]["completed_ios"]' "$tmp/ok.json" || fail "stats not written"
+ok "unwritable --stats-json / --trace / --vcd paths exit 2 at once naming the path"
+
+# --- 7. deadlock (exit 3): a lost completion leaves one I/O outstanding and nothing to happen
+run --set disk.count=4 --set workload.measured_ios=50 --test-lose-io 5 --stats-json "$tmp/dead.json" --quiet
+expect_rc 3 "--test-lose-io"
+grep -q "deadlock" "$tmp/err" || fail "deadlock: stderr does not say so: $(cat "$tmp/err")"
+grep -qE 'controller 0x01 ' "$tmp/err" || fail "deadlock: no controller state: $(cat "$tmp/err")"
+[[ $(grep -cE '^  system\.loop\.disk[0-9]+ 0x' "$tmp/err") -eq 4 ]] || fail "deadlock: expected the state of each of the 4 disks: $(cat "$tmp/err")"
+python3 - "$tmp/dead.json" <<'EOF' || fail "deadlock: results"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+assert r["run_end"] == "deadlock", r["run_end"]
+assert r["outstanding_ios"] == 1, r["outstanding_ios"]
+assert r["issued_ios"] == r["completed_ios"] + r["outstanding_ios"], r
+assert r["completed_ios"] == 2 * r["warmup_ios"] + 50 - 1, (r["completed_ios"], r["warmup_ios"])
+EOF
+ok "a lost completion ends in deadlock: exit 3, every port's state, one I/O outstanding in the account"
+
+# --- 8. an exception escaping the simulation is an internal error (5), not a time limit (1)
+run --set disk.count=4 --set workload.measured_ios=50 --test-throw-io 5 --quiet
+expect_rc 5 "--test-throw-io"
+grep -q "internal error" "$tmp/err" || fail "internal error: stderr does not say so: $(cat "$tmp/err")"
+grep -q -- "--test-throw-io: completion 5" "$tmp/err" || fail "internal error: the exception is not shown: $(cat "$tmp/err")"
+ok "an exception thrown inside the running simulation exits 5 with its message"
+
+echo "fcal-sim bad input: $checks checks passed"
