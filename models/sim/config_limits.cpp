@@ -42,6 +42,7 @@ void check_hba(const std::string& side, const HbaConfig& hba, std::uint64_t io_s
     check_time(side + ".dma_sched_us", hba.dma_sched_us, "us", 1e-6);
     check_time(side + ".frame_proc_ns", hba.frame_proc_ns, "ns", 1e-9);
     check_time(side + ".sft_us", hba.sft_us, "us", 1e-6);
+    check_time(side + ".circuit_hold_us", hba.circuit_hold_us, "us", 1e-6);
     // One DMA job: its fixed part, the scheduler's overhead and at most one whole I/O at the
     // engine's bandwidth (docs/model.md, "The HBAs").
     const double job_s = (hba.sft_us + hba.dma_sched_us) * 1e-6 + static_cast<double>(io_size) / (hba.dma_mbs * 1e6);
@@ -53,7 +54,7 @@ void check_delays(const SimConfig& c, bool loop_length_given)
     // The loop's longest propagation: once round the ring, every cable and every repeating port
     // (docs/model.md, "The loop: timing and round trip"). Each cable alone is rounded to a signed
     // 64-bit count of picoseconds, which this also keeps in range.
-    const double word_s = phy::kBitsPerWord / phy::baud(c.loop.rate);
+    const double word_s = phy::kBitsPerWord / (c.loop.baud_gbps * 1e9);  // loop.baud_gbps or the speed's baud
     const double hop_s = c.loop.hop_m * c.loop.propagation_ns_per_m * 1e-9;
     const double round_trip_s = c.loop.nodes * (hop_s + c.loop.port_delay_words * word_s);
     const std::string cable = loop_length_given ? "loop.length_m" : "loop.hop_m";
@@ -64,17 +65,30 @@ void check_delays(const SimConfig& c, bool loop_length_given)
 
     check_hba("initiator", c.initiator, c.workload.io_size);
     check_time("initiator.xfer_rdy_us", c.initiator.xfer_rdy_us, "us", 1e-6);
+    check_time("initiator.task_set_full_retry_us", c.initiator.task_set_full_retry_us, "us", 1e-6);
     check_hba("target", c.target, c.workload.io_size);
     check_time("target.rsp_gen_us", c.target.rsp_gen_us, "us", 1e-6);
 
     check_time("driver.arrival_us", c.driver.arrival_us, "us", 1e-6);
     check_time("driver.completion_us", c.driver.completion_us, "us", 1e-6);
 
-    // A disk's service: access time plus the I/O at the media rate (docs/model.md, "The disks").
-    check_time("disk.access_ms", c.disk.access_ms, "ms", 1e-3);
+    // A disk's service: access time plus the I/O at the media rate (docs/model.md, "The disks"). The
+    // longest access time drawn is 2 x the mean (uniform) or 53 ln 2 x the mean (exponential, as the
+    // Poisson gap below).
+    const double access_factor = c.disk.access_dist == disk::AccessDist::Exponential ? 53.0 * std::log(2.0)
+                                 : c.disk.access_dist == disk::AccessDist::Uniform   ? 2.0
+                                                                                     : 1.0;
+    check_delay("disk.access_ms", number(c.disk.access_ms) + " ms", c.disk.access_ms * access_factor * 1e-3,
+                "(longest draw with disk.access_dist = " + std::string(disk::to_string(c.disk.access_dist)) + ")");
     check_delay("disk.rate_mbs", number(c.disk.rate_mbs) + " MB/s",
-                c.disk.access_ms * 1e-3 + static_cast<double>(c.workload.io_size) / (c.disk.rate_mbs * 1e6),
+                c.disk.access_ms * access_factor * 1e-3 + static_cast<double>(c.workload.io_size) / (c.disk.rate_mbs * 1e6),
                 "with disk.access_ms = " + number(c.disk.access_ms) + " and workload.io_size = " + format_bytes(c.workload.io_size));
+
+    // The zoned disk's times: a command's overhead, the longest seeks, a sector at the inner edge.
+    check_time("disk.command_overhead_us", c.disk.command_overhead_us, "us", 1e-6);
+    check_time("disk.seek_read_max_ms", c.disk.seek_read_max_ms, "ms", 1e-3);
+    check_time("disk.seek_write_max_ms", c.disk.seek_write_max_ms, "ms", 1e-3);
+    check_time("disk.sector_time_inner_ms", c.disk.sector_time_inner_ms, "ms", 1e-3);
 
     // Poisson arrivals: -mean * ln(1 - u) with 1 - u >= 2^-53 (host/split_mix64.hpp), so the longest
     // gap is 53 ln 2 = 36.7 times the mean.

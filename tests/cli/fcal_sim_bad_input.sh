@@ -86,6 +86,17 @@ for key in initiator.xfer_rdy_us initiator.dma_sched_us initiator.sft_us target.
     expect_bad "$key" --set "$key=1e300"
 done
 expect_bad initiator.frame_proc_ns --set initiator.frame_proc_ns=1e300
+# the close timers, the TASK SET FULL retry and the zoned disk's times
+for key in initiator.circuit_hold_us target.circuit_hold_us initiator.task_set_full_retry_us disk.command_overhead_us; do
+    expect_bad "$key" --set "$key=1e22"
+done
+for key in disk.seek_read_max_ms disk.seek_write_max_ms disk.sector_time_inner_ms; do
+    expect_bad "$key" --set disk.model=zoned --set "$key=1e17"
+done
+# an access time that is representable as a mean but not as the longest exponential draw (36.7 x)
+expect_bad disk.access_ms --set disk.access_ms=1e9 --set disk.access_dist=exponential
+run --set disk.access_ms=1e9 --set disk.access_dist=constant --set sim.time_limit_s=1
+expect_rc 1 "disk.access_ms=1e9, constant: representable, ends at the time limit"
 expect_bad target.frame_proc_ns --set target.frame_proc_ns=1e300
 expect_bad initiator.dma_mbs --set initiator.dma_mbs=1e-300
 expect_bad target.dma_mbs --set target.dma_mbs=1e-300
