@@ -5,23 +5,7 @@
 # Usage: fcal_sim.sh <bin dir>
 set -euo pipefail
 
-sim="$1/fcal-sim"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-checks=0
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { checks=$((checks + 1)); echo "OK: $*"; }
-
-# Runs the simulator, keeping stdout/stderr in $tmp and the exit code in $rc.
-run() {
-    set +e
-    "$sim" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    set -e
-}
-expect_rc() { [[ $rc -eq $1 ]] || fail "$2: exit code $rc, expected $1 (stderr: $(cat "$tmp/err"))"; }
-expect_no_stderr() { [[ -s "$tmp/err" ]] && fail "$1: unexpected stderr: $(cat "$tmp/err")"; return 0; }
+source "$(dirname "$0")/lib/fcal_sim_harness.bash" "$1"
 
 # Small runs: few disks, few I/Os.
 small=(--set disk.count=4 --set workload.measured_ios=200)

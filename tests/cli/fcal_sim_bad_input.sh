@@ -7,23 +7,7 @@
 # Usage: fcal_sim_bad_input.sh <bin dir>
 set -euo pipefail
 
-sim="$1/fcal-sim"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-checks=0
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { checks=$((checks + 1)); echo "OK: $*"; }
-
-# Runs the simulator (at most 60 s wall), keeping stdout/stderr in $tmp and the exit code in $rc.
-run() {
-    set +e
-    timeout 60 "$sim" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    set -e
-    [[ $rc -ne 124 ]] || fail "fcal-sim $*: still running after 60 s"
-}
-expect_rc() { [[ $rc -eq $1 ]] || fail "$2: exit code $rc, expected $1 (stderr: $(head -c 2000 "$tmp/err"))"; }
+source "$(dirname "$0")/lib/fcal_sim_harness.bash" "$1"
 
 # expect_bad NEEDLE ARGS...: exit 2 with one stderr line containing NEEDLE, nothing on stdout.
 expect_bad() {

@@ -5,20 +5,8 @@
 # Usage: raid.sh <bin dir>
 set -euo pipefail
 
-sim="$1/fcal-sim"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib/fcal_sim_harness.bash" "$1"
 
-checks=0
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { checks=$((checks + 1)); echo "OK: $*"; }
-run() {
-    set +e
-    "$sim" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    set -e
-}
-expect_rc() { [[ $rc -eq $1 ]] || fail "$2: exit code $rc, expected $1 (stderr: $(cat "$tmp/err"))"; }
 expect_error() {  # exit 2 with one line on stderr naming $1
     expect_rc 2 "$2"
     grep -q -- "$1" "$tmp/err" || fail "$2: stderr does not name $1: $(cat "$tmp/err")"

@@ -1,0 +1,22 @@
+# Shared by the fcal-sim CLI test scripts (sourced, not a test of its own): the simulator under test,
+# a scratch folder, pass/fail reporting, and a runner that keeps stdout, stderr and the exit code.
+# Usage, in a script called with the bin dir as $1:  source "$(dirname "$0")/lib/fcal_sim_harness.bash" "$1"
+sim="$1/fcal-sim"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+checks=0
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { checks=$((checks + 1)); echo "OK: $*"; }
+
+# Runs the simulator (at most 60 s wall), keeping stdout/stderr in $tmp/out and $tmp/err and the exit
+# code in $rc.
+run() {
+    set +e
+    timeout 60 "$sim" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    set -e
+    [[ $rc -ne 124 ]] || fail "fcal-sim $*: still running after 60 s"
+}
+expect_rc() { [[ $rc -eq $1 ]] || fail "$2: exit code $rc, expected $1 (stderr: $(head -c 2000 "$tmp/err"))"; }
+expect_no_stderr() { [[ -s "$tmp/err" ]] && fail "$1: unexpected stderr: $(cat "$tmp/err")"; return 0; }
