@@ -15,6 +15,7 @@
 #include "disk/disk.hpp"
 #include "disk/seek_curve.hpp"
 #include "disk/zoned_mechanism.hpp"
+#include "queueing.hpp"
 
 using namespace fcal;
 
@@ -275,7 +276,7 @@ void check_pollaczek_khinchine(disk::PositioningMode mode, double tolerance)
     const double eb2 = es2 + er2 + et2 + 2 * (es * er + es * et + er * et);
     const double rho = lambda * eb;
     REQUIRE(rho < 0.5);
-    const double expected = eb + lambda * eb2 / (2 * (1 - rho));
+    const double expected = test::pollaczek_khinchine_response(eb, eb2, lambda);
     // Leave out the first tenth (the queue starts empty).
     double sum = 0;
     for (std::size_t i = n / 10; i < bench.response_s.size(); ++i) sum += bench.response_s[i];

@@ -13,6 +13,7 @@
 #include "sim/parameter_table.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/storage_system.hpp"
+#include "queueing.hpp"
 
 using namespace fcal;
 
@@ -26,7 +27,7 @@ void check_pollaczek_khinchine(double rho, double tolerance)
     const double es = access_s + io_bytes / rate_bytes_per_s;
     const double es2 = es * es;
     const double lambda = rho / es;
-    const double w = es + lambda * es2 / (2 * (1 - rho));
+    const double w = test::pollaczek_khinchine_response(es, es2, lambda);
 
     sim::ParameterTable t = sim::fcal_parameters();
     t.set("transport", "ideal");

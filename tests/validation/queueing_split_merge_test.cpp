@@ -12,6 +12,7 @@
 #include "sim/parameter_table.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/storage_system.hpp"
+#include "queueing.hpp"
 
 using namespace fcal;
 
@@ -20,7 +21,7 @@ TEST_CASE("strict split-merge RAID 5 small writes: M/D/1 with read phase + write
     const double s = 2e-3 + 65536 / 50e6;  // one 64 KiB unit on a 2 ms, 50 MB/s disk
     const double t = 2 * s;
     const double rho = 0.5, lambda = rho / t;
-    const double w = t + lambda * t * t / (2 * (1 - rho));
+    const double w = test::pollaczek_khinchine_response(t, t * t, lambda);
 
     sim::ParameterTable p = sim::fcal_parameters();
     p.set("transport", "ideal");
