@@ -128,6 +128,11 @@ struct Outputs {
 Outputs open_outputs(const Options& o, const sim::SimConfig& config)
 {
     Outputs out;
+    if (config.transport == sim::Transport::Ideal) {
+        // The ideal transport has no loop ports to watch.
+        if (!o.trace_path.empty()) throw sim::ConfigError("--trace: transport=ideal has no loop ports to trace");
+        if (!o.vcd_path.empty()) throw sim::ConfigError("--vcd: transport=ideal has no loop ports to trace");
+    }
     if (!o.stats_json.empty() && o.stats_json != "-") open_output("--stats-json", o.stats_json, out.stats);
     if (!o.trace_path.empty()) open_output("--trace", o.trace_path, out.trace);
     if (!o.cdf_path.empty()) open_output("--cdf", o.cdf_path, out.cdf);

@@ -57,6 +57,10 @@ bool IdealTransport::try_send(hba::IoRequest* io)
     cmd.read = io->read;
     cmd.bytes = io->bytes;
     cmd.lba = io->lba;
+    // Tags are unique among the commands in any disk (one DiskReady serves them all): skip those in
+    // use; fewer are in use than the 2^20 tags (at most every disk's queue slots), so one is free.
+    // Wrapping keeps buffer addresses (tag x 4 GiB) inside 64 bits.
+    while (in_disk_.count(next_tag_)) next_tag_ = (next_tag_ + 1) % kTags;
     cmd.tag = next_tag_;
     cmd.done = this;
     // Registered before the call: nothing completes inside it, but the tag must be known if it did.
@@ -66,9 +70,7 @@ bool IdealTransport::try_send(hba::IoRequest* io)
         ++refused_;
         return false;
     }
-    // Tags only need to be unique among the commands at a disk (at most its queue slots); wrapping
-    // keeps buffer addresses (tag x 4 GiB) inside 64 bits.
-    next_tag_ = (next_tag_ + 1) % (1u << 20);
+    next_tag_ = (next_tag_ + 1) % kTags;
     if (!io->read) {
         buffer(io->disk, true, cmd.tag, 0, io->bytes);
         disk::DiskCommand data_in = cmd;

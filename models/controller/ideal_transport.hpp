@@ -60,6 +60,7 @@ private:
     CompletionCallback on_complete_;
     std::vector<std::deque<hba::IoRequest*>> waiting_;      // per disk
     std::map<std::uint64_t, InDisk> in_disk_;               // by tag
+    static constexpr std::uint64_t kTags = 1u << 20;
     std::uint64_t next_tag_ = 0;
     std::uint64_t refused_ = 0;
 };

@@ -18,7 +18,11 @@ ZoneGeometry::ZoneGeometry(const ZoneGeometryParams& params) : p_(params)
     sec_in_ = p_.revolution_s / p_.sector_time_inner_s;
     sec_out_ = p_.revolution_s / p_.sector_time_outer_s;
     if (sec_in_ < 1) throw std::invalid_argument("disk sector_time_inner must be at most one revolution");
-    capacity_ = static_cast<std::uint64_t>(std::floor(sectors_below(p_.cylinders)));
+    // LBAs are placed with double arithmetic (exact below 2^53) and capacities in bytes are 64-bit.
+    const double sectors = std::floor(sectors_below(p_.cylinders));
+    if (!(sectors <= 9007199254740992.0) || !(sectors * p_.sector_bytes <= 9.2e18))
+        throw std::invalid_argument("disk capacity beyond 2^53 sectors or 9.2e18 bytes (" + std::to_string(sectors) + " sectors)");
+    capacity_ = static_cast<std::uint64_t>(sectors);
 }
 
 double ZoneGeometry::sectors_per_track(double x) const { return sec_in_ + (sec_out_ - sec_in_) * x / (p_.cylinders - 1); }

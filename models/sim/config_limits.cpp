@@ -86,6 +86,8 @@ void check_delays(const SimConfig& c, bool loop_length_given)
 
     // The zoned disk's times: a command's overhead, the longest seeks, a sector at the inner edge.
     check_time("disk.command_overhead_us", c.disk.command_overhead_us, "us", 1e-6);
+    if (c.disk.model == disk::DiskModel::Zoned)
+        check_delay("disk.rpm", number(c.disk.rpm) + " rpm", 60.0 / c.disk.rpm, "(one revolution)");
     check_time("disk.seek_read_max_ms", c.disk.seek_read_max_ms, "ms", 1e-3);
     check_time("disk.seek_write_max_ms", c.disk.seek_write_max_ms, "ms", 1e-3);
     check_time("disk.sector_time_inner_ms", c.disk.sector_time_inner_ms, "ms", 1e-3);

@@ -138,6 +138,20 @@ disk::DiskParams disk_params(const SimConfig& c, unsigned index)
     return p;
 }
 
+namespace {
+
+// The zoned disks' geometry, its own checks reported against the keys that set it.
+disk::ZoneGeometry zone_geometry_of(const SimConfig& c)
+{
+    try {
+        return disk::ZoneGeometry(disk_params(c, 0).zoned.geometry);
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(std::string("disk.cylinders, disk.heads, disk.rpm, disk.sector_time_*_ms: ") + e.what());
+    }
+}
+
+}  // namespace
+
 SimConfig build_config(const ParameterTable& t)
 {
     SimConfig c;
@@ -214,6 +228,8 @@ SimConfig build_config(const ParameterTable& t)
     c.volume.split_merge = t.get_string("volume.split_merge") == "strict" ? controller::SplitMerge::Strict
                                                                           : controller::SplitMerge::ForkJoin;
     c.transport = t.get_string("transport") == "ideal" ? Transport::Ideal : Transport::Loop;
+    if (c.transport == Transport::Ideal && c.cmdf.impl == CmdfImpl::Rtl)
+        throw ConfigError("cmdf.impl: rtl puts the RTL in the controller's HBA, which transport=ideal leaves out");
     if (c.volume.raid != controller::RaidLevel::None) {
         const unsigned n = c.disk.count;
         if (c.volume.raid == controller::RaidLevel::Raid0 && n < 2)
@@ -236,7 +252,7 @@ SimConfig build_config(const ParameterTable& t)
         // frames, so the buffer must hold a step beside a frame's worth left behind.
         if (static_cast<std::uint64_t>(c.disk.buffer_kib) * 1024 < 4096 + 2ull * c.target.max_payload)
             throw ConfigError("disk.buffer_kib: must hold 4 KiB + 2 x target.max_payload");
-        const disk::ZoneGeometry geometry(disk_params(c, 0).zoned.geometry);
+        const disk::ZoneGeometry geometry = zone_geometry_of(c);
         const std::uint64_t io_sectors = (c.workload.io_size + c.disk.sector_bytes - 1) / c.disk.sector_bytes;
         if (geometry.capacity_sectors() < io_sectors)
             throw ConfigError("workload.io_size: larger than the zoned disk's capacity (" +

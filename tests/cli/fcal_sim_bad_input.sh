@@ -77,6 +77,14 @@ done
 for key in disk.seek_read_max_ms disk.seek_write_max_ms disk.sector_time_inner_ms; do
     expect_bad "$key" --set disk.model=zoned --set "$key=1e17"
 done
+# zoned geometries whose capacity a 64-bit count (or a double, exactly) cannot hold
+expect_bad disk.cylinders --set disk.model=zoned --set disk.rpm=1e-300
+expect_bad disk.cylinders --set disk.model=zoned --set disk.cylinders=10000000 --set disk.heads=255 \
+    --set disk.sector_time_outer_ms=0.0000001
+# the ideal transport has no loop ports to trace and no HBA for the RTL
+expect_bad --trace --set transport=ideal --trace "$tmp/t.txt"
+expect_bad --vcd --set transport=ideal --vcd "$tmp/v.vcd"
+expect_bad cmdf.impl --set transport=ideal --set cmdf.impl=rtl
 # an access time that is representable as a mean but not as the longest exponential draw (36.7 x)
 expect_bad disk.access_ms --set disk.access_ms=1e9 --set disk.access_dist=exponential
 run --set disk.access_ms=1e9 --set disk.access_dist=constant --set sim.time_limit_s=1
