@@ -24,12 +24,7 @@ bool IdealTransport::command(unsigned disk, disk::DiskCommand& cmd)
 {
     tlm::tlm_generic_payload t;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_address(disk::kDiskCommandAddress);
-    t.set_data_ptr(nullptr);
-    t.set_data_length(0);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    t.set_extension(&cmd);
+    disk::prepare_command(t, cmd);
     (*sockets_[disk])->b_transport(t, delay);
     t.clear_extension(&cmd);
     if (!t.is_response_ok()) throw std::runtime_error("ideal transport: disk " + std::to_string(disk) + " rejected a command");

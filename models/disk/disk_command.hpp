@@ -60,4 +60,18 @@ struct DiskCommand : tlm::tlm_extension<DiskCommand> {
     void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const DiskCommand&>(other); }
 };
 
+// Sets `gp` up as the command-phase transaction carrying `cmd` (a WRITE to kDiskCommandAddress, no
+// data). The caller keeps `cmd` alive across b_transport and clears the extension afterwards.
+inline void prepare_command(tlm::tlm_generic_payload& gp, DiskCommand& cmd)
+{
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(kDiskCommandAddress);
+    gp.set_data_ptr(nullptr);
+    gp.set_data_length(0);
+    gp.set_streaming_width(0);
+    gp.set_byte_enable_ptr(nullptr);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    gp.set_extension(&cmd);
+}
+
 }  // namespace fcal::disk

@@ -89,14 +89,7 @@ bool TargetHba::disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind)
     cmd.tag = rx_id;
     cmd.done = this;
     tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(fcal::disk::kDiskCommandAddress);
-    gp.set_data_ptr(nullptr);
-    gp.set_data_length(0);
-    gp.set_streaming_width(0);
-    gp.set_byte_enable_ptr(nullptr);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    gp.set_extension(&cmd);
+    fcal::disk::prepare_command(gp, cmd);
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     disk->b_transport(gp, t);
     gp.clear_extension(&cmd);
