@@ -19,6 +19,8 @@ const char* to_string(ScsiOpcode op);  // "READ(10)", "WRITE(10)", "WRITE SAME(1
 constexpr std::size_t kCdb10Bytes = 10;
 constexpr std::uint64_t kCdb10MaxLba = 0xFFFFFFFFull;
 constexpr std::uint32_t kCdb10MaxBlocks = 0xFFFF;
+// The usual logical block size, the unit of the LBA and length fields unless a disk says otherwise.
+constexpr std::uint32_t kDefaultBlockBytes = 512;
 
 class Cdb {
 public:

@@ -2,6 +2,7 @@
 // Frame counts and offsets are worked out here from sizes and payloads, not taken from the code.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <set>
 #include <vector>
 
@@ -439,4 +440,70 @@ TEST_CASE("exchange: frames of another exchange or out of order are refused")
     CHECK_THROWS_WITH(Exchange::accept(fc(d0), kRxId), Catch::Contains("command"));
     CHECK_THROWS_WITH(Exchange::accept(fc(cmnd), kUnassignedId), Catch::Contains("rx_id"));
     CHECK_THROWS_WITH(Exchange::accept(fc(cmnd), kRxId, 4000), Catch::Contains("max_payload_bytes"));
+}
+
+TEST_CASE("exchange: FCP_CMND carries the READ(10)/WRITE(10) CDB in FCP_CDB and the target decodes it")
+{
+    // 64 KiB = 128 blocks of 512 bytes (0x0080); LBA 0x01020304.
+    ExchangeSpec s = spec(DataDirection::Write, 65536);
+    s.lba = 0x01020304;
+    Exchange initiator(s);
+    const auto cmnd = initiator.make_command();
+    const std::array<std::uint8_t, 16> expected{0x2A, 0x00, 0x01, 0x02, 0x03, 0x04, 0x00, 0x00, 0x80, 0x00, 0, 0, 0, 0, 0, 0};
+    CHECK(fc(cmnd).command.cdb == expected);
+    CHECK(cmnd->payload_bytes == 32);  // the 10-byte CDB fits the 16-byte field: size unchanged
+
+    // The target's LBA comes from the CDB bytes: change them and it follows.
+    FcFrame edited = fc(cmnd);
+    edited.command.cdb[5] = 0x99;
+    const Exchange target = Exchange::accept(edited, kRxId);
+    CHECK(target.spec().lba == 0x01020399);
+    CHECK(target.spec().size_bytes == 65536);
+    CHECK(target.spec().direction == DataDirection::Write);
+
+    // A read: opcode 28h; 1000 bytes are 2 blocks (the last one partly).
+    ExchangeSpec r = spec(DataDirection::Read, 1000);
+    r.lba = 7;
+    Exchange reader(r);
+    const std::array<std::uint8_t, 16> read_cdb{0x28, 0, 0, 0, 0, 7, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(fc(reader.make_command()).command.cdb == read_cdb);
+
+    // With 4096-byte blocks 64 KiB is 16 blocks.
+    s.block_bytes = 4096;
+    Exchange big_blocks(s);
+    CHECK(fc(big_blocks.make_command()).command.cdb[8] == 16);
+}
+
+TEST_CASE("exchange: a CDB that disagrees with FCP_CNTL or FCP_DL, or an unknown opcode, is refused")
+{
+    Exchange initiator(spec(DataDirection::Read, 65536));
+    const FcFrame cmnd = fc(initiator.make_command());
+    FcFrame wrong_op = cmnd;
+    wrong_op.command.cdb[0] = 0x2A;  // WRITE(10) under a read FCP_CNTL
+    CHECK_THROWS_AS(Exchange::accept(wrong_op, kRxId), std::invalid_argument);
+    FcFrame unknown = cmnd;
+    unknown.command.cdb[0] = 0x88;
+    CHECK_THROWS_AS(Exchange::accept(unknown, kRxId), std::invalid_argument);
+    FcFrame wrong_length = cmnd;
+    wrong_length.command.cdb[8] = 0x81;  // 129 blocks for 65536 bytes
+    CHECK_THROWS_AS(Exchange::accept(wrong_length, kRxId), std::invalid_argument);
+    // The same bytes read with 4096-byte blocks would be 16 blocks, not 128.
+    CHECK_THROWS_AS(Exchange::accept(cmnd, kRxId, kDefaultMaxDataPayloadBytes, 0, 4096), std::invalid_argument);
+    CHECK_NOTHROW(Exchange::accept(cmnd, kRxId));
+}
+
+TEST_CASE("exchange: an LBA beyond 32 bits or more than 65535 blocks cannot be specified")
+{
+    ExchangeSpec s = spec(DataDirection::Read, 65535u * 512u);
+    CHECK_NOTHROW(validate(s));
+    s.size_bytes = 65535u * 512u + 1;  // 65536 blocks
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.size_bytes = 512;
+    s.lba = 0xFFFFFFFFull;
+    CHECK_NOTHROW(validate(s));
+    s.lba = 0x100000000ull;
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.lba = 0;
+    s.block_bytes = 0;
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
 }
