@@ -28,6 +28,8 @@ void validate(const ExchangeSpec& spec)
                                                   std::to_string(kMaxDataPayloadLimit));
     if (spec.ox_id == kUnassignedId) bad("ExchangeSpec.ox_id", "0xFFFF means unassigned");
     if (spec.block_bytes == 0) bad("ExchangeSpec.block_bytes", "must be greater than 0");
+    if (spec.write_same_blocks > 0 && (spec.direction != DataDirection::Write || spec.size_bytes != spec.block_bytes))
+        bad("ExchangeSpec.write_same_blocks", "WRITE SAME is a write of exactly one block (size_bytes = block_bytes)");
     try {
         command_cdb(spec);
     } catch (const std::invalid_argument& e) {
@@ -43,6 +45,7 @@ void validate(const ExchangeSpec& spec)
 
 Cdb command_cdb(const ExchangeSpec& spec)
 {
+    if (spec.write_same_blocks > 0) return Cdb(ScsiOpcode::WriteSame10, spec.lba, spec.write_same_blocks);
     const std::uint64_t blocks = frames_for(spec.size_bytes, spec.block_bytes);
     return Cdb(spec.direction == DataDirection::Read ? ScsiOpcode::Read10 : ScsiOpcode::Write10, spec.lba, blocks);
 }
@@ -67,10 +70,18 @@ Exchange Exchange::accept(const FcFrame& command, std::uint16_t rx_id, std::uint
     Cdb::Bytes bytes{};
     std::copy_n(command.command.cdb.begin(), bytes.size(), bytes.begin());
     const Cdb cdb = Cdb::decode(bytes);
+    const bool same = cdb.opcode() == ScsiOpcode::WriteSame10;
     const ScsiOpcode expected = spec.direction == DataDirection::Read ? ScsiOpcode::Read10 : ScsiOpcode::Write10;
-    if (cdb.opcode() != expected)
+    if (cdb.opcode() != expected && !(same && spec.direction == DataDirection::Write))
         bad("command", std::string("CDB is ") + to_string(cdb.opcode()) + " but FCP_CNTL says " + to_string(spec.direction));
-    if (frames_for(spec.size_bytes, block_bytes) != cdb.blocks())
+    if (same) {
+        // NUMBER OF LOGICAL BLOCKS 0 means "to the end of the medium" in SBC; the model does not issue it.
+        if (cdb.blocks() == 0) bad("command", "WRITE SAME(10) with NUMBER OF LOGICAL BLOCKS 0 is not modelled");
+        if (spec.size_bytes != block_bytes)
+            bad("command", "WRITE SAME(10) with FCP_DL " + std::to_string(spec.size_bytes) + " bytes, not one " +
+                               std::to_string(block_bytes) + "-byte block");
+        spec.write_same_blocks = cdb.blocks();
+    } else if (frames_for(spec.size_bytes, block_bytes) != cdb.blocks())
         bad("command", "FCP_DL " + std::to_string(spec.size_bytes) + " bytes does not match the CDB's " +
                            std::to_string(cdb.blocks()) + " blocks of " + std::to_string(block_bytes) + " bytes");
     spec.lba = cdb.lba();

@@ -507,3 +507,56 @@ TEST_CASE("exchange: an LBA beyond 32 bits or more than 65535 blocks cannot be s
     s.block_bytes = 0;
     CHECK_THROWS_AS(validate(s), std::invalid_argument);
 }
+
+TEST_CASE("exchange: WRITE SAME(10) sends one 512-byte block for a whole range")
+{
+    // 256 blocks (0x0100) from LBA 0x00010000; the data are one block, sent once.
+    ExchangeSpec s = spec(DataDirection::Write, 512);
+    s.lba = 0x00010000;
+    s.write_same_blocks = 256;
+    Exchange initiator(s);
+    const auto cmnd = initiator.make_command();
+    const std::array<std::uint8_t, 16> expected{0x41, 0, 0x00, 0x01, 0x00, 0x00, 0, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(fc(cmnd).command.cdb == expected);
+    CHECK(fc(cmnd).command.data_length == 512);
+
+    Exchange target = Exchange::accept(fc(cmnd), kRxId);
+    CHECK(target.spec().write_same_blocks == 256);
+    CHECK(target.spec().lba == 0x00010000);
+    CHECK(target.spec().size_bytes == 512);
+    // One FCP_XFER_RDY for 512 bytes, answered by exactly one data frame of 512 bytes.
+    const auto xfer = target.make_xfer_rdy();
+    CHECK(fc(xfer).xfer_rdy.burst_length == 512);
+    const auto data = initiator.make_write_data_frames_for(fc(xfer));
+    REQUIRE(data.size() == 1);
+    CHECK(data[0]->payload_bytes == 512);
+    target.receive(fc(data[0]));
+    CHECK(target.bytes_remaining_to_request() == 0);
+    CHECK_NOTHROW(target.make_response());
+}
+
+TEST_CASE("exchange: malformed WRITE SAME is refused")
+{
+    ExchangeSpec s = spec(DataDirection::Write, 1024);  // two blocks of data: not WRITE SAME
+    s.write_same_blocks = 8;
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.size_bytes = 512;
+    s.direction = DataDirection::Read;
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.direction = DataDirection::Write;
+    s.write_same_blocks = 65536;  // beyond the 16-bit NUMBER OF LOGICAL BLOCKS
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.write_same_blocks = 65535;
+    Exchange initiator(s);
+    const FcFrame cmnd = fc(initiator.make_command());
+    FcFrame zero = cmnd;
+    zero.command.cdb[7] = zero.command.cdb[8] = 0;  // "to the end of the medium": not modelled
+    CHECK_THROWS_AS(Exchange::accept(zero, kRxId), std::invalid_argument);
+    FcFrame long_data = cmnd;
+    long_data.command.data_length = 1024;
+    CHECK_THROWS_AS(Exchange::accept(long_data, kRxId), std::invalid_argument);
+    FcFrame as_read = cmnd;
+    as_read.command.direction = DataDirection::Read;
+    CHECK_THROWS_AS(Exchange::accept(as_read, kRxId), std::invalid_argument);
+    CHECK(Exchange::accept(cmnd, kRxId).spec().write_same_blocks == 65535);
+}
