@@ -16,8 +16,8 @@ struct HbaParams {
     sc_core::sc_time single_frame_transfer;  // one frame to/from memory (RSP to host, CMND to the disk controller)
     DmaParams dma;
     std::uint32_t max_payload{};          // bytes of data payload per frame
-    std::uint32_t burst_bytes{};
-    std::uint32_t block_bytes{};          // the disks' logical block: unit of the CDB's LBA and length          // target: bytes per XFER_RDY, 0 = whole transfer
+    std::uint32_t burst_bytes{};          // target: bytes per XFER_RDY, 0 = whole transfer
+    std::uint32_t block_bytes{};          // the disks' logical block: unit of the CDB's LBA and length
     CommandFirst cmdf;                    // initiator: the Command-First Algorithm's switches
     sc_core::sc_time task_set_full_retry; // initiator: wait before reissuing a command refused with TASK SET FULL
 };
