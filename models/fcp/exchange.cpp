@@ -27,6 +27,14 @@ void validate(const ExchangeSpec& spec)
         bad("ExchangeSpec.max_payload_bytes", std::to_string(spec.max_payload_bytes) + " is not a multiple of 4 from 4 to " +
                                                   std::to_string(kMaxDataPayloadLimit));
     if (spec.ox_id == kUnassignedId) bad("ExchangeSpec.ox_id", "0xFFFF means unassigned");
+    if (spec.block_bytes == 0) bad("ExchangeSpec.block_bytes", "must be greater than 0");
+    if (spec.write_same_blocks > 0 && (spec.direction != DataDirection::Write || spec.size_bytes != spec.block_bytes))
+        bad("ExchangeSpec.write_same_blocks", "WRITE SAME is a write of exactly one block (size_bytes = block_bytes)");
+    try {
+        command_cdb(spec);
+    } catch (const std::invalid_argument& e) {
+        bad("ExchangeSpec", e.what());
+    }
     const std::uint32_t sequence_bytes = spec.direction == DataDirection::Read || spec.burst_bytes == 0
                                              ? spec.size_bytes
                                              : std::min(spec.burst_bytes, spec.size_bytes);
@@ -35,9 +43,17 @@ void validate(const ExchangeSpec& spec)
             "one data sequence of " + std::to_string(sequence_bytes) + " bytes would need more than 65536 frames");
 }
 
+Cdb command_cdb(const ExchangeSpec& spec)
+{
+    if (spec.write_same_blocks > 0) return Cdb(ScsiOpcode::WriteSame10, spec.lba, spec.write_same_blocks);
+    const std::uint64_t blocks = frames_for(spec.size_bytes, spec.block_bytes);
+    return Cdb(spec.direction == DataDirection::Read ? ScsiOpcode::Read10 : ScsiOpcode::Write10, spec.lba, blocks);
+}
+
 Exchange::Exchange(const ExchangeSpec& spec) : spec_(spec) { validate(spec_); }
 
-Exchange Exchange::accept(const FcFrame& command, std::uint16_t rx_id, std::uint32_t max_payload_bytes, std::uint32_t burst_bytes)
+Exchange Exchange::accept(const FcFrame& command, std::uint16_t rx_id, std::uint32_t max_payload_bytes, std::uint32_t burst_bytes,
+                          std::uint32_t block_bytes)
 {
     if (command.iu != InformationUnit::Command) bad("command", std::string("is ") + to_string(command.iu) + ", not FCP_CMND");
     if (rx_id == kUnassignedId) bad("rx_id", "0xFFFF means unassigned");
@@ -50,7 +66,26 @@ Exchange Exchange::accept(const FcFrame& command, std::uint16_t rx_id, std::uint
     spec.burst_bytes = burst_bytes;
     spec.ox_id = command.ox_id;
     spec.rx_id = rx_id;
-    spec.lba = command.command.lba;
+    if (block_bytes == 0) bad("block_bytes", "must be greater than 0");
+    Cdb::Bytes bytes{};
+    std::copy_n(command.command.cdb.begin(), bytes.size(), bytes.begin());
+    const Cdb cdb = Cdb::decode(bytes);
+    const bool same = cdb.opcode() == ScsiOpcode::WriteSame10;
+    const ScsiOpcode expected = spec.direction == DataDirection::Read ? ScsiOpcode::Read10 : ScsiOpcode::Write10;
+    if (cdb.opcode() != expected && !(same && spec.direction == DataDirection::Write))
+        bad("command", std::string("CDB is ") + to_string(cdb.opcode()) + " but FCP_CNTL says " + to_string(spec.direction));
+    if (same) {
+        // NUMBER OF LOGICAL BLOCKS 0 means "to the end of the medium" in SBC; the model does not issue it.
+        if (cdb.blocks() == 0) bad("command", "WRITE SAME(10) with NUMBER OF LOGICAL BLOCKS 0 is not modelled");
+        if (spec.size_bytes != block_bytes)
+            bad("command", "WRITE SAME(10) with FCP_DL " + std::to_string(spec.size_bytes) + " bytes, not one " +
+                               std::to_string(block_bytes) + "-byte block");
+        spec.write_same_blocks = cdb.blocks();
+    } else if (frames_for(spec.size_bytes, block_bytes) != cdb.blocks())
+        bad("command", "FCP_DL " + std::to_string(spec.size_bytes) + " bytes does not match the CDB's " +
+                           std::to_string(cdb.blocks()) + " blocks of " + std::to_string(block_bytes) + " bytes");
+    spec.lba = cdb.lba();
+    spec.block_bytes = block_bytes;
     spec.request_id = command.command.request_id;
     Exchange e(spec);
     e.command_sent_ = true;
@@ -118,7 +153,11 @@ Exchange::FramePtr Exchange::make_command()
     f.end_sequence = true;
     f.sequence_initiative = true;
     f.payload_bytes = kCommandPayloadBytes;
-    f.command = {spec_.direction, spec_.size_bytes, spec_.lba, spec_.request_id};
+    const Cdb::Bytes cdb = command_cdb(spec_).encode();
+    f.command.direction = spec_.direction;
+    f.command.data_length = spec_.size_bytes;
+    std::copy(cdb.begin(), cdb.end(), f.command.cdb.begin());
+    f.command.request_id = spec_.request_id;
     command_sent_ = true;
     return make_loop_frame(std::make_shared<const FcFrame>(std::move(f)));
 }

@@ -32,8 +32,17 @@ struct ExchangeSpec {
     std::uint16_t ox_id = 0;               // chosen by the initiator
     std::uint16_t rx_id = kUnassignedId;   // chosen by the target; the initiator learns it from the replies
     std::uint64_t lba = 0;
+    // The unit of the CDB's LBA and length: the command covers ceil(size_bytes / block_bytes) blocks,
+    // which must fit the 16-bit field, and `lba` the 32-bit one.
+    std::uint32_t block_bytes = kDefaultBlockBytes;
+    // 0: READ(10)/WRITE(10). Otherwise WRITE SAME(10) of this many blocks from `lba`: a write whose
+    // data, sent once, are one block (size_bytes == block_bytes), which the disk writes to every block.
+    std::uint32_t write_same_blocks = 0;
     std::uint64_t request_id = 0;
 };
+
+// The READ(10), WRITE(10) or WRITE SAME(10) CDB of the exchange; throws std::invalid_argument if it cannot be encoded.
+Cdb command_cdb(const ExchangeSpec& spec);
 
 // Throws std::invalid_argument naming the offending field.
 void validate(const ExchangeSpec& spec);
@@ -44,9 +53,12 @@ public:
 
     explicit Exchange(const ExchangeSpec& spec);
     // The target's end, from the FCP_CMND it received; the target assigns `rx_id` and chooses the
-    // data frame size and write burst.
+    // data frame size and write burst. The LBA comes from the CDB, whose opcode must agree with
+    // FCP_CNTL's direction and whose block count (in `block_bytes` blocks) must cover exactly FCP_DL
+    // (WRITE SAME: FCP_DL is one block and the count, 1 to 65535, becomes write_same_blocks).
     static Exchange accept(const FcFrame& command, std::uint16_t rx_id,
-                           std::uint32_t max_payload_bytes = kDefaultMaxDataPayloadBytes, std::uint32_t burst_bytes = 0);
+                           std::uint32_t max_payload_bytes = kDefaultMaxDataPayloadBytes, std::uint32_t burst_bytes = 0,
+                           std::uint32_t block_bytes = kDefaultBlockBytes);
 
     const ExchangeSpec& spec() const { return spec_; }
 

@@ -2,9 +2,11 @@
 // An FC-2 frame carrying an FCP information unit: the header fields the model uses and the parts of
 // the payload that matter to it. The loop sees only the LoopFrame around it (source, destination,
 // length, SOF); the HBAs read this content. Field names follow FC-FS and FCP.
+#include <array>
 #include <cstdint>
 #include <memory>
 
+#include "fcp/cdb.hpp"
 #include "fcp/information_unit_sizes.hpp"
 #include "loop/loop_frame.hpp"
 
@@ -23,11 +25,13 @@ const char* to_string(DataDirection d);  // "read", "write"
 
 enum class ScsiStatus : std::uint8_t { Good = 0x00, CheckCondition = 0x02, Busy = 0x08, TaskSetFull = 0x28 };
 
-// FCP_CMND payload. FCP_CNTL's RDDATA/WRDATA become `direction`; FCP_DL is `data_length`.
+// FCP_CMND payload. FCP_CNTL's RDDATA/WRDATA become `direction`; FCP_DL is `data_length`. FCP_CDB is
+// the 16-byte CDB field: a 10-byte CDB (fcp/cdb.hpp) in bytes 0-9, the rest zero. The LBA and the
+// block count travel only there.
 struct FcpCommand {
     DataDirection direction = DataDirection::Read;
     std::uint32_t data_length = 0;  // bytes
-    std::uint64_t lba = 0;
+    std::array<std::uint8_t, 16> cdb{};
     // Not on the wire: lets statistics and traces tie the exchange to the host request.
     std::uint64_t request_id = 0;
 };

@@ -17,6 +17,7 @@ struct HbaParams {
     DmaParams dma;
     std::uint32_t max_payload{};          // bytes of data payload per frame
     std::uint32_t burst_bytes{};          // target: bytes per XFER_RDY, 0 = whole transfer
+    std::uint32_t block_bytes{};          // the disks' logical block: unit of the CDB's LBA and length
     CommandFirst cmdf;                    // initiator: the Command-First Algorithm's switches
     sc_core::sc_time task_set_full_retry; // initiator: wait before reissuing a command refused with TASK SET FULL
 };

@@ -84,6 +84,7 @@ void InitiatorHba::submit(IoRequest* io)
     spec.max_payload_bytes = params_.max_payload;
     spec.ox_id = ox_id;
     spec.lba = io->lba;
+    spec.block_bytes = params_.block_bytes;
     spec.request_id = io->id;
     Active a;
     a.io = io;

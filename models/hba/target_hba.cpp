@@ -29,7 +29,7 @@ void TargetHba::handle(const fcp::FcFrame& f)
         } while (last_rx_id_ == fcp::kUnassignedId || exchanges_.count(last_rx_id_));
         const std::uint16_t rx_id = last_rx_id_;
         Active a;
-        a.exchange = std::make_unique<fcp::Exchange>(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes));
+        a.exchange = std::make_unique<fcp::Exchange>(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes, params_.block_bytes));
         exchanges_.emplace(rx_id, std::move(a));
         // The command reaches the disk controller as a single frame transfer, then executes.
         DmaJob deliver;

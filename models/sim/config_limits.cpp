@@ -8,6 +8,7 @@
 
 #include <systemc>
 
+#include "fcp/cdb.hpp"
 #include "phy/line_rate.hpp"
 
 namespace fcal::sim {
@@ -148,6 +149,15 @@ void check_limits(const SimConfig& c, bool loop_length_given)
                           std::to_string(kMaxFramesPerSequence) + " frames of " + payload + " = " + std::to_string(bytes) +
                           " bytes in one FC sequence (16-bit SEQ_CNT); at most " + format_bytes(largest));
     }
+
+    // READ(10)/WRITE(10) carry the length in a 16-bit field (docs/model.md, "FCP: the CDB").
+    const std::uint32_t block = lba_block_bytes(c);
+    const std::uint64_t blocks = (c.workload.io_size + block - 1) / block;
+    if (blocks > fcp::kCdb10MaxBlocks)
+        throw ConfigError("workload.io_size: " + format_bytes(c.workload.io_size) + " is " + std::to_string(blocks) + " blocks of " +
+                          std::to_string(block) + " bytes; the 16-bit TRANSFER LENGTH of READ(10)/WRITE(10) holds at most " +
+                          std::to_string(fcp::kCdb10MaxBlocks) + " (at most " +
+                          format_bytes(std::uint64_t{fcp::kCdb10MaxBlocks} * block) + ")");
 
     check_counts(c.workload);
     check_delays(c, loop_length_given);

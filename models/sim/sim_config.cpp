@@ -343,4 +343,9 @@ nlohmann::json to_json(const SimConfig& c)
     return j;
 }
 
+std::uint32_t lba_block_bytes(const SimConfig& c)
+{
+    return c.disk.model == disk::DiskModel::Zoned ? c.disk.sector_bytes : kVolumeBlockBytes;
+}
+
 }  // namespace fcal::sim

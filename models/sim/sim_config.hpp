@@ -164,4 +164,7 @@ disk::DiskParams disk_params(const SimConfig& config, unsigned index);
 // configuration file giving the same SimConfig.
 nlohmann::json to_json(const SimConfig& config);
 
+// The unit of the LBAs the host and the CDBs count in: a zoned disk's sector, else kVolumeBlockBytes.
+std::uint32_t lba_block_bytes(const SimConfig& config);
+
 }  // namespace fcal::sim

@@ -12,9 +12,10 @@ using sc_core::sc_time;
 
 namespace {
 
-hba::HbaParams hba_params(const HbaConfig& c, double handling_us, std::uint64_t burst, hba::DmaPolicy policy)
+hba::HbaParams hba_params(const SimConfig& config, const HbaConfig& c, double handling_us, std::uint64_t burst, hba::DmaPolicy policy)
 {
     hba::HbaParams p;
+    p.block_bytes = lba_block_bytes(config);
     p.cmd_exec = sc_time(c.cmd_exec_us, SC_US);
     p.xfer_rdy_or_rsp = sc_time(handling_us, SC_US);
     p.frame_proc = sc_time(c.frame_proc_ns, sc_core::SC_NS);
@@ -147,7 +148,7 @@ void StorageSystem::build_loop()
     loop_ = std::make_unique<loop::Loop>("loop", lc);
 
     memory_ = std::make_unique<host::HostMemory>("host_memory");
-    hba::HbaParams ip = hba_params(config.initiator, config.initiator.xfer_rdy_us, 0, config.initiator.dma_policy);
+    hba::HbaParams ip = hba_params(config, config.initiator, config.initiator.xfer_rdy_us, 0, config.initiator.dma_policy);
     ip.cmdf = config.cmdf;  // the Command-First levels; the implementation is chosen below
     ip.task_set_full_retry = sc_time(config.initiator.task_set_full_retry_us, SC_US);
     initiator_ = std::make_unique<hba::InitiatorHba>("initiator", ip, *loop_->find(config.initiator.al_pa),
@@ -157,7 +158,7 @@ void StorageSystem::build_loop()
     for (unsigned d = 0; d < disks; ++d) {
         const std::string n = std::to_string(d);
         targets_.push_back(std::make_unique<hba::TargetHba>(("target" + n).c_str(),
-                                                            hba_params(config.target, config.target.rsp_gen_us, config.target.burst_bytes, hba::DmaPolicy::Fcfs),
+                                                            hba_params(config, config.target, config.target.rsp_gen_us, config.target.burst_bytes, hba::DmaPolicy::Fcfs),
                                                             *loop_->find(disk_al_pas_[d])));
         disks_.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), disk_params(config, d)));
         targets_.back()->disk.bind(disks_.back()->socket);

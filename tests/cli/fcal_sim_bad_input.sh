@@ -36,14 +36,17 @@ ok "--help documents exit codes 0 to 5 and hides the test hooks"
 # --- 2. workload.io_size: one data sequence holds at most 65536 frames (16-bit SEQ_CNT), so with
 # 2048-byte payloads 128 MiB is the largest I/O; the largest runs, one byte more is refused.
 mib128=$((65536 * 2048))
-run "${tiny[@]}" --set workload.measured_ios=1 --set workload.io_size=$mib128 --stats-json "$tmp/big.json"
+# (Zoned disks with 4096-byte sectors, so that READ(10)'s 16-bit block count, 65535 x 4096 B, is not the limit.)
+run "${tiny[@]}" --set disk.model=zoned --set disk.sector_bytes=4096 --set workload.measured_ios=1 --set workload.io_size=$mib128 --stats-json "$tmp/big.json"
 expect_rc 0 "workload.io_size=128M"
 python3 - "$tmp/big.json" <<'EOF' || fail "128M I/O: results"
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 assert r["completed_ios"] == 1 and r["outstanding_ios"] == 0, r
 EOF
-expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=$((mib128 + 1))
+expect_bad workload.io_size "${tiny[@]}" --set disk.model=zoned --set disk.sector_bytes=4096 --set workload.io_size=$((mib128 + 1))
+# READ(10)/WRITE(10) count blocks in 16 bits: with 512-byte blocks 65535 x 512 B is the largest I/O.
+expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=$((65536 * 512))
 expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=1G
 expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=1G --set workload.read_fraction=0 --set target.burst_bytes=1M
 # The payloads set the limit: 1024-byte frames halve it, and the error names the payload key.

@@ -2,6 +2,7 @@
 // Frame counts and offsets are worked out here from sizes and payloads, not taken from the code.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <set>
 #include <vector>
 
@@ -439,4 +440,123 @@ TEST_CASE("exchange: frames of another exchange or out of order are refused")
     CHECK_THROWS_WITH(Exchange::accept(fc(d0), kRxId), Catch::Contains("command"));
     CHECK_THROWS_WITH(Exchange::accept(fc(cmnd), kUnassignedId), Catch::Contains("rx_id"));
     CHECK_THROWS_WITH(Exchange::accept(fc(cmnd), kRxId, 4000), Catch::Contains("max_payload_bytes"));
+}
+
+TEST_CASE("exchange: FCP_CMND carries the READ(10)/WRITE(10) CDB in FCP_CDB and the target decodes it")
+{
+    // 64 KiB = 128 blocks of 512 bytes (0x0080); LBA 0x01020304.
+    ExchangeSpec s = spec(DataDirection::Write, 65536);
+    s.lba = 0x01020304;
+    Exchange initiator(s);
+    const auto cmnd = initiator.make_command();
+    const std::array<std::uint8_t, 16> expected{0x2A, 0x00, 0x01, 0x02, 0x03, 0x04, 0x00, 0x00, 0x80, 0x00, 0, 0, 0, 0, 0, 0};
+    CHECK(fc(cmnd).command.cdb == expected);
+    CHECK(cmnd->payload_bytes == 32);  // the 10-byte CDB fits the 16-byte field: size unchanged
+
+    // The target's LBA comes from the CDB bytes: change them and it follows.
+    FcFrame edited = fc(cmnd);
+    edited.command.cdb[5] = 0x99;
+    const Exchange target = Exchange::accept(edited, kRxId);
+    CHECK(target.spec().lba == 0x01020399);
+    CHECK(target.spec().size_bytes == 65536);
+    CHECK(target.spec().direction == DataDirection::Write);
+
+    // A read: opcode 28h; 1000 bytes are 2 blocks (the last one partly).
+    ExchangeSpec r = spec(DataDirection::Read, 1000);
+    r.lba = 7;
+    Exchange reader(r);
+    const std::array<std::uint8_t, 16> read_cdb{0x28, 0, 0, 0, 0, 7, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(fc(reader.make_command()).command.cdb == read_cdb);
+
+    // With 4096-byte blocks 64 KiB is 16 blocks.
+    s.block_bytes = 4096;
+    Exchange big_blocks(s);
+    CHECK(fc(big_blocks.make_command()).command.cdb[8] == 16);
+}
+
+TEST_CASE("exchange: a CDB that disagrees with FCP_CNTL or FCP_DL, or an unknown opcode, is refused")
+{
+    Exchange initiator(spec(DataDirection::Read, 65536));
+    const FcFrame cmnd = fc(initiator.make_command());
+    FcFrame wrong_op = cmnd;
+    wrong_op.command.cdb[0] = 0x2A;  // WRITE(10) under a read FCP_CNTL
+    CHECK_THROWS_AS(Exchange::accept(wrong_op, kRxId), std::invalid_argument);
+    FcFrame unknown = cmnd;
+    unknown.command.cdb[0] = 0x88;
+    CHECK_THROWS_AS(Exchange::accept(unknown, kRxId), std::invalid_argument);
+    FcFrame wrong_length = cmnd;
+    wrong_length.command.cdb[8] = 0x81;  // 129 blocks for 65536 bytes
+    CHECK_THROWS_AS(Exchange::accept(wrong_length, kRxId), std::invalid_argument);
+    // The same bytes read with 4096-byte blocks would be 16 blocks, not 128.
+    CHECK_THROWS_AS(Exchange::accept(cmnd, kRxId, kDefaultMaxDataPayloadBytes, 0, 4096), std::invalid_argument);
+    CHECK_NOTHROW(Exchange::accept(cmnd, kRxId));
+}
+
+TEST_CASE("exchange: an LBA beyond 32 bits or more than 65535 blocks cannot be specified")
+{
+    ExchangeSpec s = spec(DataDirection::Read, 65535u * 512u);
+    CHECK_NOTHROW(validate(s));
+    s.size_bytes = 65535u * 512u + 1;  // 65536 blocks
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.size_bytes = 512;
+    s.lba = 0xFFFFFFFFull;
+    CHECK_NOTHROW(validate(s));
+    s.lba = 0x100000000ull;
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.lba = 0;
+    s.block_bytes = 0;
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+}
+
+TEST_CASE("exchange: WRITE SAME(10) sends one 512-byte block for a whole range")
+{
+    // 256 blocks (0x0100) from LBA 0x00010000; the data are one block, sent once.
+    ExchangeSpec s = spec(DataDirection::Write, 512);
+    s.lba = 0x00010000;
+    s.write_same_blocks = 256;
+    Exchange initiator(s);
+    const auto cmnd = initiator.make_command();
+    const std::array<std::uint8_t, 16> expected{0x41, 0, 0x00, 0x01, 0x00, 0x00, 0, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(fc(cmnd).command.cdb == expected);
+    CHECK(fc(cmnd).command.data_length == 512);
+
+    Exchange target = Exchange::accept(fc(cmnd), kRxId);
+    CHECK(target.spec().write_same_blocks == 256);
+    CHECK(target.spec().lba == 0x00010000);
+    CHECK(target.spec().size_bytes == 512);
+    // One FCP_XFER_RDY for 512 bytes, answered by exactly one data frame of 512 bytes.
+    const auto xfer = target.make_xfer_rdy();
+    CHECK(fc(xfer).xfer_rdy.burst_length == 512);
+    const auto data = initiator.make_write_data_frames_for(fc(xfer));
+    REQUIRE(data.size() == 1);
+    CHECK(data[0]->payload_bytes == 512);
+    target.receive(fc(data[0]));
+    CHECK(target.bytes_remaining_to_request() == 0);
+    CHECK_NOTHROW(target.make_response());
+}
+
+TEST_CASE("exchange: malformed WRITE SAME is refused")
+{
+    ExchangeSpec s = spec(DataDirection::Write, 1024);  // two blocks of data: not WRITE SAME
+    s.write_same_blocks = 8;
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.size_bytes = 512;
+    s.direction = DataDirection::Read;
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.direction = DataDirection::Write;
+    s.write_same_blocks = 65536;  // beyond the 16-bit NUMBER OF LOGICAL BLOCKS
+    CHECK_THROWS_AS(validate(s), std::invalid_argument);
+    s.write_same_blocks = 65535;
+    Exchange initiator(s);
+    const FcFrame cmnd = fc(initiator.make_command());
+    FcFrame zero = cmnd;
+    zero.command.cdb[7] = zero.command.cdb[8] = 0;  // "to the end of the medium": not modelled
+    CHECK_THROWS_AS(Exchange::accept(zero, kRxId), std::invalid_argument);
+    FcFrame long_data = cmnd;
+    long_data.command.data_length = 1024;
+    CHECK_THROWS_AS(Exchange::accept(long_data, kRxId), std::invalid_argument);
+    FcFrame as_read = cmnd;
+    as_read.command.direction = DataDirection::Read;
+    CHECK_THROWS_AS(Exchange::accept(as_read, kRxId), std::invalid_argument);
+    CHECK(Exchange::accept(cmnd, kRxId).spec().write_same_blocks == 65535);
 }

@@ -132,6 +132,9 @@ TEST_CASE("config_limits: workload.io_size is refused exactly where the exchange
 TEST_CASE("config_limits: the default payloads allow 128 MiB and name the limiting payload")
 {
     auto t = fcal_parameters();
+    // 4096-byte sectors, so that the CDB's 16-bit block count (65535 x 4096 B) is not the limit.
+    t.set("disk.model", "zoned");
+    t.set("disk.sector_bytes", "4096");
     t.set("workload.io_size", "128M");
     CHECK(build_config(t).workload.io_size == 134217728);
     t.set("workload.io_size", "134217729");
@@ -250,4 +253,25 @@ TEST_CASE("config_limits: the controller cannot take the FL_Port's AL_PA 0x00")
     CHECK(contains(error_of([&] { build_config(t); }), "initiator.al_pa: 0x00"));
     t.set("initiator.al_pa", "0x02");
     CHECK(build_config(t).initiator.al_pa == 0x02);
+}
+
+TEST_CASE("config_limits: workload.io_size must fit the 16-bit block count of READ(10)/WRITE(10)")
+{
+    auto t = fcal_parameters();
+    // 512-byte blocks: 65535 x 512 = 33553920 bytes is the largest I/O, one byte more is 65536 blocks.
+    t.set("workload.io_size", "33553920");
+    CHECK(accepted(t));
+    t.set("workload.io_size", "33553921");
+    const std::string e = error_of([&] { build_config(t); });
+    CHECK(contains(e, "workload.io_size: "));
+    CHECK(contains(e, "65536 blocks of 512 bytes"));
+    t.set("workload.io_size", "32M");
+    CHECK_FALSE(accepted(t));
+    // Zoned disks count in their own sectors: 2048-byte sectors allow 65535 x 2048.
+    t.set("disk.model", "zoned");
+    t.set("disk.sector_bytes", "2048");
+    t.set("workload.io_size", std::to_string(65535ull * 2048));
+    CHECK(accepted(t));
+    t.set("workload.io_size", std::to_string(65535ull * 2048 + 1));
+    CHECK(contains(error_of([&] { build_config(t); }), "65536 blocks of 2048 bytes"));
 }
