@@ -257,6 +257,10 @@ SimConfig build_config(const ParameterTable& t)
         if (geometry.capacity_sectors() < io_sectors)
             throw ConfigError("workload.io_size: larger than the zoned disk's capacity (" +
                               std::to_string(geometry.capacity_bytes()) + " bytes)");
+        // READ(10) and WRITE(10) carry a 32-bit LBA (docs/model.md, "FCP: the CDB").
+        if (geometry.capacity_sectors() > (1ull << 32))
+            throw ConfigError("disk.cylinders: the zoned disk has " + std::to_string(geometry.capacity_sectors()) +
+                              " sectors; READ(10)/WRITE(10) address at most 2^32");
         if (c.volume.raid != controller::RaidLevel::None) {
             // The volume addresses its members in 512-byte blocks.
             if (c.disk.sector_bytes != kVolumeBlockBytes)

@@ -84,6 +84,8 @@ done
 expect_bad disk.cylinders --set disk.model=zoned --set disk.rpm=1e-300
 expect_bad disk.cylinders --set disk.model=zoned --set disk.cylinders=10000000 --set disk.heads=255 \
     --set disk.sector_time_outer_ms=0.0000001
+# more sectors than READ(10)/WRITE(10) can address (2^32)
+expect_bad disk.cylinders --set disk.model=zoned --set disk.cylinders=1000000 --set disk.heads=64
 # the ideal transport has no loop ports to trace and no HBA for the RTL
 expect_bad --trace --set transport=ideal --trace "$tmp/t.txt"
 expect_bad --vcd --set transport=ideal --vcd "$tmp/v.vcd"
