@@ -62,6 +62,21 @@ struct Port {
         lpsm.commit(d);
         return w;
     }
+    // Queues a frame for `dest`, wins the loop (its own ARB back), opens `dest`, sends the frame on
+    // the R_RDY, closes and leaves: MONITORING again, without ACCESS. `requeue`: another frame for
+    // `dest` is queued before it leaves.
+    void one_circuit(phy::AlPa dest, bool requeue)
+    {
+        queue_for(dest);
+        lpsm.receive(Word::arb(cfg.al_pa));
+        act(K::Opn);
+        lpsm.receive(Word::r_rdy());
+        act(K::Frame);
+        act(K::Cls);
+        lpsm.receive(Word::cls());
+        if (requeue) queue_for(dest);
+        act(K::Leave);
+    }
     loop::PortConfig cfg;
     Directory dir;
     Recorder rec;
@@ -319,15 +334,7 @@ TEST_CASE("lpsm words: the IDLE that sets ACCESS is repeated unchanged; arbitrat
 {
     // A fair port that won once and waits, with a frame queued, for the next access window.
     Port p(config(0x10));
-    p.queue_for(0x20);
-    p.lpsm.receive(Word::arb(0x10));
-    p.act(K::Opn);
-    p.lpsm.receive(Word::r_rdy());
-    p.act(K::Frame);
-    p.act(K::Cls);
-    p.lpsm.receive(Word::cls());
-    p.queue_for(0x20);
-    p.act(K::Leave);
+    p.one_circuit(0x20, true);
     p.lpsm.receive(Word::arb(0x30));  // another port's ARB: not the fill originator any more
     p.lpsm.update_arbitration();
     REQUIRE(p.lpsm.state() == LpsmState::Monitoring);
@@ -366,15 +373,7 @@ TEST_CASE("lpsm words: the access word ends after one word even when the IDLEs g
           "[loop][lpsm][fairness]")
 {
     Port p(config(0x10));
-    p.queue_for(0x20);
-    p.lpsm.receive(Word::arb(0x10));
-    p.act(K::Opn);
-    p.lpsm.receive(Word::r_rdy());
-    p.act(K::Frame);
-    p.act(K::Cls);
-    p.lpsm.receive(Word::cls());
-    p.queue_for(0x20);
-    p.act(K::Leave);
+    p.one_circuit(0x20, true);
     p.lpsm.receive(Word::arb(0x30));
     p.lpsm.update_arbitration();
     p.lpsm.receive(Word::idle());
@@ -401,14 +400,7 @@ TEST_CASE("lpsm words: a port that is not waiting for ACCESS replaces IDLE at on
     // A quiet port that repeated an IDLE on the fast path does not repeat it again later when a
     // frame arrives from above.
     Port q(config(0x10));
-    q.queue_for(0x20);
-    q.lpsm.receive(Word::arb(0x10));
-    q.act(K::Opn);
-    q.lpsm.receive(Word::r_rdy());
-    q.act(K::Frame);
-    q.act(K::Cls);
-    q.lpsm.receive(Word::cls());
-    q.act(K::Leave);
+    q.one_circuit(0x20, false);
     q.lpsm.receive(Word::arb(0x30));
     REQUIRE_FALSE(q.lpsm.access());
     q.lpsm.repeated(Word::idle());

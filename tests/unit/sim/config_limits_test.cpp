@@ -13,26 +13,13 @@
 #include "fcp/exchange.hpp"
 #include "sim/config_limits.hpp"
 #include "sim/sim_config.hpp"
+#include "config_error.hpp"
 
 using namespace fcal::sim;
+using fcal::test::contains;
+using fcal::test::error_of;
 
 namespace {
-
-template <typename F>
-std::string error_of(F&& action)
-{
-    try {
-        action();
-    } catch (const ConfigError& e) {
-        const std::string message = e.what();
-        CHECK(message.find('\n') == std::string::npos);
-        return message;
-    }
-    FAIL("no ConfigError was thrown");
-    return "";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::string text(double value)
 {

@@ -10,8 +10,11 @@
 #include <unistd.h>
 
 #include "sim/parameter_table.hpp"
+#include "config_error.hpp"
 
 using namespace fcal::sim;
+using fcal::test::contains;
+using fcal::test::error_of;
 
 namespace {
 
@@ -32,21 +35,6 @@ private:
     std::filesystem::path path_;
 };
 
-template <typename F>
-std::string error_of(F&& action)
-{
-    try {
-        action();
-    } catch (const ConfigError& e) {
-        const std::string message = e.what();
-        CHECK(message.find('\n') == std::string::npos);
-        return message;
-    }
-    FAIL("no ConfigError was thrown");
-    return "";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 const std::set<std::string> kSpecKeys = {
     "loop.speed", "loop.nodes", "loop.hop_m", "loop.length_m", "loop.port_delay_words", "loop.propagation_ns_per_m",
