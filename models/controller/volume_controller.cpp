@@ -13,6 +13,10 @@ VolumeController::VolumeController(const VolumeParams& params, host::IoTarget& m
     if (params_.member_al_pas.size() != params_.geometry.disks)
         throw std::invalid_argument("volume member_al_pas must name every member disk");
     members_.set_completion_callback([this](hba::IoRequest* sub) { member_done(sub); });
+    if (params_.decode) {
+        decode_ = std::make_unique<DecodeLayout>(params_.geometry, *params_.decode);
+        loads_ = std::make_unique<DiskLoads>(params_.geometry.disks, params_.decode->drive);
+    }
 }
 
 void VolumeController::submit(hba::IoRequest* request)
@@ -27,7 +31,8 @@ void VolumeController::submit(hba::IoRequest* request)
 void VolumeController::start(hba::IoRequest* request)
 {
     const std::uint64_t blocks = (request->bytes + params_.block_bytes - 1) / params_.block_bytes;
-    Plan plan = layout_.plan(request->read, request->lba, blocks, outstanding_);
+    Plan plan = decode_ ? decode_->plan(request->read, request->lba, blocks, *loads_)
+                        : layout_.plan(request->read, request->lba, blocks, outstanding_);
     full_rows_ += plan.full_rows;
     read_modify_writes_ += plan.read_modify_writes;
     reconstruct_writes_ += plan.reconstruct_writes;
@@ -66,6 +71,7 @@ void VolumeController::send(std::uint64_t key, Active& active, const std::vector
         sub->issued = sc_core::sc_time_stamp();
         owner_[sub] = key;
         ++outstanding_[m.disk];
+        if (loads_) loads_->sent(sub->id, m);
         subs.push_back(sub);
     }
     for (hba::IoRequest* sub : subs) members_.submit(sub);
@@ -78,6 +84,7 @@ void VolumeController::member_done(hba::IoRequest* sub)
     const std::uint64_t key = owner->second;
     owner_.erase(owner);
     --outstanding_.at(sub->disk);
+    if (loads_) loads_->completed(sub->id);
     sub->completed = sc_core::sc_time_stamp();
     if (on_member_) on_member_(*sub);
     free_.push_back(sub);

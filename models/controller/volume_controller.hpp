@@ -12,9 +12,13 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <systemc>
 #include <vector>
 
+#include "controller/decode_layout.hpp"
+#include "controller/disk_loads.hpp"
 #include "controller/raid_layout.hpp"
 #include "hba/io_request.hpp"
 #include "host/io_target.hpp"
@@ -32,6 +36,7 @@ struct VolumeParams {
     SplitMerge split_merge{};
     std::uint32_t block_bytes{};          // LBA unit, of the volume and of the members
     std::vector<phy::AlPa> member_al_pas; // member d has AL_PA member_al_pas[d]
+    std::optional<DecodeParams> decode;   // set: a RAID 0 volume laid out and written the DECODE way
 };
 
 class VolumeController : public host::IoTarget {
@@ -49,6 +54,9 @@ public:
     void on_started(MemberCallback callback) { on_started_ = std::move(callback); }
 
     const RaidLayout& layout() const { return layout_; }
+    std::uint64_t blocks() const { return decode_ ? decode_->blocks() : layout_.blocks(); }  // offered to the user
+    const DecodeLayout* decode() const { return decode_.get(); }  // null unless params.decode
+    const DiskLoads* loads() const { return loads_.get(); }      // DECODE's view of the members' loads
     std::size_t active() const { return active_.size(); }        // requests with commands out
     std::size_t waiting() const { return waiting_.size(); }      // strict: requests not yet started
     std::uint64_t outstanding(unsigned member) const { return outstanding_.at(member); }
@@ -71,6 +79,8 @@ private:
 
     VolumeParams params_;
     RaidLayout layout_;
+    std::unique_ptr<DecodeLayout> decode_;
+    std::unique_ptr<DiskLoads> loads_;
     host::IoTarget& members_;
     CompletionCallback on_complete_;
     MemberCallback on_member_, on_started_;

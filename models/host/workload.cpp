@@ -1,5 +1,6 @@
 #include "host/workload.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -13,7 +14,18 @@ void validate(const WorkloadParams& params)
                                     std::to_string(params.read_fraction));
     if (params.io_size_bytes == 0) throw std::invalid_argument("workload io_size_bytes must be >= 1");
     if (params.block_bytes == 0) throw std::invalid_argument("workload block_bytes must be >= 1");
-    const std::uint64_t io_blocks = (params.io_size_bytes + params.block_bytes - 1) / params.block_bytes;
+    if (params.io_size_max_bytes != 0 &&
+        (params.io_size_max_bytes < params.io_size_bytes || params.io_size_bytes % params.block_bytes != 0 ||
+         params.io_size_max_bytes % params.block_bytes != 0))
+        throw std::invalid_argument("workload io_size_max_bytes must be >= io_size_bytes, both whole blocks");
+    const std::uint64_t io_blocks =
+        (std::max(params.io_size_bytes, params.io_size_max_bytes) + params.block_bytes - 1) / params.block_bytes;
+    if (params.span_blocks > params.disk_capacity_blocks)
+        throw std::invalid_argument("workload span_blocks (" + std::to_string(params.span_blocks) + ") exceeds the capacity of " +
+                                    std::to_string(params.disk_capacity_blocks) + " blocks");
+    if (params.span_blocks != 0 && params.span_blocks < io_blocks)
+        throw std::invalid_argument("workload span_blocks must hold one I/O (" + std::to_string(io_blocks) + " blocks), got " +
+                                    std::to_string(params.span_blocks));
     if (params.disk_capacity_blocks < io_blocks)
         throw std::invalid_argument("workload disk_capacity_blocks must hold one I/O (" + std::to_string(io_blocks) +
                                     " blocks), got " + std::to_string(params.disk_capacity_blocks));
@@ -24,8 +36,7 @@ Workload::Workload(sc_core::sc_module_name name, IoTarget& driver, const Workloa
       outstanding_per_disk_(params.disks.size(), 0), next_lba_(params.disks.size(), 0)
 {
     validate(params_);
-    const std::uint64_t io_blocks = (params_.io_size_bytes + params_.block_bytes - 1) / params_.block_bytes;
-    lba_choices_ = params_.disk_capacity_blocks - io_blocks + 1;
+    span_ = params_.span_blocks != 0 ? params_.span_blocks : params_.disk_capacity_blocks;
     driver_.set_completion_callback([this](hba::IoRequest* io) { complete(io); });
 }
 
@@ -46,13 +57,19 @@ bool Workload::issue(unsigned disk)
     io->target = params_.disks.at(disk);
     io->read = random_.bernoulli(params_.read_fraction);
     io->bytes = params_.io_size_bytes;
+    if (params_.io_size_max_bytes != 0) {
+        const std::uint64_t b = params_.block_bytes, low = params_.io_size_bytes / b, high = params_.io_size_max_bytes / b;
+        io->bytes = static_cast<std::uint32_t>((low + random_.below(high - low + 1)) * b);
+    }
+    const std::uint64_t io_blocks = (io->bytes + params_.block_bytes - 1) / params_.block_bytes;
+    const std::uint64_t lba_choices = span_ - io_blocks + 1;
     if (params_.lba == LbaPattern::Random) {
-        io->lba = random_.below(lba_choices_);
+        io->lba = random_.below(lba_choices);
     } else {
-        // Back to back from LBA 0, starting over when the next I/O would not fit.
+        // Back to back from LBA 0, starting over when this I/O would not fit.
+        if (next_lba_[disk] >= lba_choices) next_lba_[disk] = 0;
         io->lba = next_lba_[disk];
-        const std::uint64_t next = io->lba + (params_.io_size_bytes + params_.block_bytes - 1) / params_.block_bytes;
-        next_lba_[disk] = next < lba_choices_ ? next : 0;
+        next_lba_[disk] = io->lba + io_blocks;
     }
     io->issued = sc_core::sc_time_stamp();
     ++issued_;

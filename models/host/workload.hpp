@@ -2,8 +2,8 @@
 // What workloads share (docs/model.md, "The workloads"): the I/O mix, a seeded random stream, the pool of
 // IoRequests they own, the count of I/Os to issue, and the reporting of completions.
 //
-// Every I/O draws, in this order, read-or-write and then its LBA, so a seed fixes the whole
-// sequence. Requests come from a pool: a pointer stays valid until the driver reports the I/O
+// Every I/O draws, in this order, read-or-write, its size (only with io_size_max_bytes) and then its
+// LBA, so a seed fixes the whole sequence. Requests come from a pool: a pointer stays valid until the driver reports the I/O
 // complete; after the completion callback returns, the object is reused (copy what you keep).
 #include <cstdint>
 #include <deque>
@@ -33,8 +33,10 @@ struct WorkloadParams {
     LbaPattern lba{};                          // random: uniform; sequential: each disk's I/Os back to back
     double read_fraction{};                    // probability that an I/O is a read
     std::uint32_t io_size_bytes{};
+    std::uint32_t io_size_max_bytes{};         // 0: every I/O io_size_bytes; else whole blocks, uniform up to this
     std::uint32_t block_bytes = 512;           // LBA unit
     std::uint64_t disk_capacity_blocks = kDiskCapacityBlocks;  // LBAs uniform over the disk
+    std::uint64_t span_blocks{};               // 0: the whole disk; else LBAs within its first span_blocks
     std::uint64_t total_ios{};                 // warm-up + measured + cool-down
     std::uint64_t seed{};
 };
@@ -78,7 +80,7 @@ private:
     WorkloadParams params_;
     IoTarget& driver_;
     SplitMix64 random_;
-    std::uint64_t lba_choices_ = 1;
+    std::uint64_t span_ = 0;  // LBAs drawn from [0, span_)
     std::deque<hba::IoRequest> pool_;  // deque: growing it keeps pointers valid
     std::vector<hba::IoRequest*> free_;
     std::vector<std::uint64_t> outstanding_per_disk_;

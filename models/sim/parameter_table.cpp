@@ -722,6 +722,23 @@ ParameterTable fcal_parameters()
     t.add(integer("volume.stripe_kib", 64, 1, 1024 * 1024, "KiB", "stripe unit of the volume"));
     t.add(choice("volume.split_merge", "fork_join", {"fork_join", "strict"},
                  "fork_join: requests' member commands interleave at the disks; strict: one request at a time"));
+    // DECODE (docs/model.md, "DECODE").
+    t.add(boolean("volume.decode", false, "raid0 only: DECODE write load balancing (a written unit may move to a less loaded disk)"));
+    t.add(integer("decode.area_units", 10, 0, 1000000, "units",
+                  "equivalent area: rows of stripe units around a unit's original position, on every disk; 0 = never move"));
+    t.add(real("decode.threshold", 0.5, 0.0, "",
+               "a unit moves only if the chosen disk's load is at most this x the load of the disk holding it", false, 1.0));
+    {
+        Parameter p = real("decode.free_fraction", std::nullopt, 0.0, "",
+                           "share of each stripe group's slots left free (raid0; with volume.decode=false: the same layout unused)",
+                           false, 0.5);
+        p.default_text = "0.125 with volume.decode, else 0";
+        t.add(std::move(p));
+    }
+    t.add(bytes("workload.io_size_max", 0, 0, kGi,
+                "0: every I/O is workload.io_size; else sizes uniform in whole LBA blocks from workload.io_size to this"));
+    t.add(bytes("workload.span_bytes", 0, 0, kInt64Max / 2,
+                "0: LBAs over the whole disk or volume; else within its first span_bytes (a file)"));
     t.add(choice("transport", "loop", {"loop", "ideal"},
                  "loop: driver, HBAs and the FC-AL loop; ideal: the controller reaches the disks directly in zero time"));
 

@@ -210,6 +210,16 @@ SimConfig build_config(const ParameterTable& t)
     c.workload.io_size = t.get_bytes("workload.io_size");
     c.workload.read_fraction = t.get_real("workload.read_fraction");
     c.workload.rate_iops = t.get_real("workload.rate_iops");
+    c.workload.io_size_max = t.get_bytes("workload.io_size_max");
+    c.workload.span_bytes = t.get_bytes("workload.span_bytes");
+    if (c.workload.io_size_max != 0) {
+        if (c.workload.io_size_max < c.workload.io_size) throw ConfigError("workload.io_size_max: smaller than workload.io_size");
+        // Sizes are drawn in whole LBA blocks.
+        const std::uint32_t block = lba_block_bytes(c);
+        if (c.workload.io_size % block != 0 || c.workload.io_size_max % block != 0)
+            throw ConfigError("workload.io_size_max: with it, workload.io_size and workload.io_size_max must be multiples of " +
+                              std::to_string(block) + " bytes");
+    }
     if (c.workload.type == WorkloadType::Open && !(c.workload.rate_iops > 0.0))
         throw ConfigError("workload.rate_iops: must be > 0 when workload.type is open");
     c.workload.measured_ios = static_cast<std::uint64_t>(t.get_int("workload.measured_ios"));
@@ -227,6 +237,14 @@ SimConfig build_config(const ParameterTable& t)
     c.volume.stripe_kib = static_cast<std::uint64_t>(t.get_int("volume.stripe_kib"));
     c.volume.split_merge = t.get_string("volume.split_merge") == "strict" ? controller::SplitMerge::Strict
                                                                           : controller::SplitMerge::ForkJoin;
+    c.volume.decode = t.get_bool("volume.decode");
+    c.decode.area_units = get_unsigned(t, "decode.area_units");
+    c.decode.threshold = t.get_real("decode.threshold");
+    c.decode.free_fraction = t.has_value("decode.free_fraction") ? t.get_real("decode.free_fraction") : c.volume.decode ? 0.125 : 0.0;
+    if (c.volume.decode && c.volume.raid != controller::RaidLevel::Raid0)
+        throw ConfigError("volume.decode: needs volume.raid=raid0, got " + controller::to_string(c.volume.raid));
+    if (c.decode.free_fraction > 0 && c.volume.raid != controller::RaidLevel::Raid0)
+        throw ConfigError("decode.free_fraction: the DECODE layout needs volume.raid=raid0, got " + controller::to_string(c.volume.raid));
     c.transport = t.get_string("transport") == "ideal" ? Transport::Ideal : Transport::Loop;
     if (c.transport == Transport::Ideal && c.cmdf.impl == CmdfImpl::Rtl)
         throw ConfigError("cmdf.impl: rtl puts the RTL in the controller's HBA, which transport=ideal leaves out");
@@ -241,6 +259,9 @@ SimConfig build_config(const ParameterTable& t)
         if (c.workload.io_size % kVolumeBlockBytes != 0)
             throw ConfigError("workload.io_size: with a RAID volume it must be a multiple of " + std::to_string(kVolumeBlockBytes) +
                               " bytes, got " + std::to_string(c.workload.io_size));
+        if (c.workload.io_size_max % kVolumeBlockBytes != 0)
+            throw ConfigError("workload.io_size_max: with a RAID volume it must be a multiple of " + std::to_string(kVolumeBlockBytes) +
+                              " bytes, got " + std::to_string(c.workload.io_size_max));
         if (c.volume.stripe_kib * 1024 > host::kDiskCapacityBlocks * kVolumeBlockBytes)
             throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk");
     }
@@ -271,6 +292,16 @@ SimConfig build_config(const ParameterTable& t)
         }
     }
     check_limits(c, t.has_value("loop.length_m"));  // what the model can represent (sim/config_limits.hpp)
+    if (c.workload.io_size_max > c.workload.io_size) {
+        // The same limits for the largest I/O the sizes can draw.
+        SimConfig largest = c;
+        largest.workload.io_size = c.workload.io_size_max;
+        try {
+            check_limits(largest, t.has_value("loop.length_m"));
+        } catch (const ConfigError& e) {
+            throw ConfigError(std::string("workload.io_size_max: as the largest I/O, ") + e.what());
+        }
+    }
     return c;
 }
 
@@ -329,13 +360,17 @@ nlohmann::json to_json(const SimConfig& c)
                      {"io_size", c.workload.io_size},
                      {"read_fraction", c.workload.read_fraction},
                      {"rate_iops", c.workload.rate_iops},
+                     {"io_size_max", c.workload.io_size_max},
+                     {"span_bytes", c.workload.span_bytes},
                      {"measured_ios", c.workload.measured_ios},
                      {"warmup_ios", c.workload.warmup_ios},
                      {"seed", c.workload.seed}};
     j["workload"]["lba"] = to_string(c.workload.lba);
     j["volume"] = {{"raid", controller::to_string(c.volume.raid)},
                    {"stripe_kib", c.volume.stripe_kib},
-                   {"split_merge", controller::to_string(c.volume.split_merge)}};
+                   {"split_merge", controller::to_string(c.volume.split_merge)},
+                   {"decode", c.volume.decode}};
+    j["decode"] = {{"area_units", c.decode.area_units}, {"threshold", c.decode.threshold}, {"free_fraction", c.decode.free_fraction}};
     j["transport"] = to_string(c.transport);
     j["schedule"] = to_string(c.schedule);
     j["cmdf"] = {{"fifo", hba::to_string(c.cmdf.fifo)},

@@ -117,6 +117,8 @@ struct WorkloadConfig {
     std::uint64_t io_size{};  // bytes
     double read_fraction{};
     double rate_iops{};  // open workload only; 0 for closed
+    std::uint64_t io_size_max{};  // bytes; 0: every I/O io_size, else uniform in whole blocks up to this
+    std::uint64_t span_bytes{};   // 0: the whole disk or volume, else its first span_bytes
     std::uint64_t measured_ios{};
     std::uint64_t warmup_ios{};  // also the cool-down left out at the end
     std::uint64_t seed{};
@@ -134,6 +136,15 @@ struct VolumeConfig {
     controller::RaidLevel raid{};  // none: each disk its own volume, no controller layer
     std::uint64_t stripe_kib{};
     controller::SplitMerge split_merge{};
+    bool decode{};  // DECODE write load balancing (raid0 only)
+};
+
+// DECODE's layout and policy (docs/model.md, "DECODE"). free_fraction also applies with
+// volume.decode=false: conventional striping over the same layout.
+struct DecodeConfig {
+    unsigned area_units{};
+    double threshold{};
+    double free_fraction{};  // 0: no DECODE layout (plain RAID 0) unless volume.decode
 };
 
 struct SimConfig {
@@ -144,6 +155,7 @@ struct SimConfig {
     DiskConfig disk;
     WorkloadConfig workload;
     VolumeConfig volume;
+    DecodeConfig decode;
     Transport transport{};
     Schedule schedule{};
     CmdfConfig cmdf;  // resolved: the schedule's preset with explicit cmdf.* keys applied

@@ -55,6 +55,7 @@ void Statistics::io_completed(const hba::IoRequest& io)
         const double r = (io.completed - io.issued).to_seconds();
         response_.add(r);
         (io.read ? reads_ : writes_)++;
+        (io.read ? read_response_sum_s_ : write_response_sum_s_) += r;
         io_bytes_ += io.bytes;
         if (!volume_ && io.disk < disk_ios_.size()) {
             ++disk_ios_[io.disk];
@@ -119,6 +120,11 @@ nlohmann::json Statistics::to_json() const
     j["p90_response_us"] = response_.percentile(90) * 1e6;
     j["p99_response_us"] = response_.percentile(99) * 1e6;
     j["max_response_us"] = response_.max() * 1e6;
+    if (volume_) {
+        // Volumes: reads and writes apart (a RAID 5 or DECODE write is another request than a read).
+        j["read_mean_response_us"] = reads_ > 0 ? read_response_sum_s_ / static_cast<double>(reads_) * 1e6 : 0.0;
+        j["write_mean_response_us"] = writes_ > 0 ? write_response_sum_s_ / static_cast<double>(writes_) * 1e6 : 0.0;
+    }
     j["command_wait_mean_us"] = command_wait_.mean() * 1e6;
     j["command_wait_p99_us"] = command_wait_.percentile(99) * 1e6;
     j["commands_measured"] = command_wait_.count();

@@ -52,6 +52,7 @@ private:
     sc_core::sc_time t_open_, t_close_;
     LogHistogram response_;
     std::uint64_t reads_ = 0, writes_ = 0, io_bytes_ = 0, data_bytes_ = 0;
+    double read_response_sum_s_ = 0, write_response_sum_s_ = 0;
     std::vector<std::uint64_t> disk_ios_;
     std::vector<double> disk_response_sum_s_;
     LogHistogram command_wait_;

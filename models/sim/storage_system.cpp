@@ -1,5 +1,6 @@
 #include "sim/storage_system.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "host/closed_workload.hpp"
@@ -41,6 +42,26 @@ loop::PortConfig port_config(const std::string& name, phy::AlPa al_pa, const Hba
     return p;
 }
 
+// DECODE's layout and policy, and what the controller knows of the drives for its load estimates.
+controller::DecodeParams decode_params(const SimConfig& config)
+{
+    controller::DecodeParams p;
+    p.free_fraction = config.decode.free_fraction;
+    p.area_units = config.volume.decode ? config.decode.area_units : 0;  // 0: the layout only, nothing moves
+    p.threshold = config.decode.threshold;
+    const disk::DiskParams d = disk_params(config, 0);
+    p.drive.zoned = d.model == disk::DiskModel::Zoned;
+    p.drive.block_bytes = kVolumeBlockBytes;
+    p.drive.geometry = d.zoned.geometry;
+    p.drive.seek_read_min_s = d.zoned.seek_read_min_s;
+    p.drive.seek_read_max_s = d.zoned.seek_read_max_s;
+    p.drive.seek_write_min_s = d.zoned.seek_write_min_s;
+    p.drive.seek_write_max_s = d.zoned.seek_write_max_s;
+    p.drive.access_s = d.access_time_s;
+    p.drive.media_bytes_per_s = d.media_rate_bytes_per_s;
+    return p;
+}
+
 }  // namespace
 
 StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& config) : sc_module(name), config_(config)
@@ -69,6 +90,7 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     wp.lba = config.workload.lba;
     wp.read_fraction = config.workload.read_fraction;
     wp.io_size_bytes = static_cast<std::uint32_t>(config.workload.io_size);
+    wp.io_size_max_bytes = static_cast<std::uint32_t>(config.workload.io_size_max);
     wp.total_ios = 2 * config.workload.warmup_ios + config.workload.measured_ios;
     wp.seed = config.workload.seed;
     wp.block_bytes = kVolumeBlockBytes;
@@ -88,12 +110,20 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         vp.split_merge = config.volume.split_merge;
         vp.block_bytes = kVolumeBlockBytes;
         vp.member_al_pas = disk_al_pas_;
+        if (config.volume.decode || config.decode.free_fraction > 0) vp.decode = decode_params(config);
         volume_ = std::make_unique<controller::VolumeController>(vp, *below);
         target = volume_.get();
         // The workload sees one disk: the volume.
         wp.disks = {0};
-        wp.disk_capacity_blocks = volume_->layout().blocks();
+        wp.disk_capacity_blocks = volume_->blocks();
     }
+    wp.span_blocks = config.workload.span_bytes / wp.block_bytes;
+    if (wp.span_blocks > wp.disk_capacity_blocks)
+        throw ConfigError("workload.span_bytes: " + std::to_string(config.workload.span_bytes) + " exceeds the " +
+                          std::to_string(wp.disk_capacity_blocks * wp.block_bytes) + " bytes of the disk or volume");
+    const std::uint64_t largest = std::max(config.workload.io_size, config.workload.io_size_max);
+    if (config.workload.span_bytes != 0 && wp.span_blocks * wp.block_bytes < largest)
+        throw ConfigError("workload.span_bytes: smaller than the largest I/O (" + std::to_string(largest) + " bytes)");
     if (config.workload.type == WorkloadType::Closed)
         workload_ = std::make_unique<host::ClosedWorkload>("workload", *target, wp, config.workload.queue_depth);
     else
@@ -313,6 +343,11 @@ nlohmann::json StorageSystem::results() const
                        {"full_row_writes", volume_->full_rows()},
                        {"read_modify_writes", volume_->read_modify_writes()},
                        {"reconstruct_writes", volume_->reconstruct_writes()}};
+        if (const controller::DecodeLayout* decode = volume_->decode()) {
+            // Stripe units written, whole run (docs/model.md, "DECODE").
+            j["volume"]["decode_relocations"] = decode->relocations();
+            j["volume"]["decode_in_place_writes"] = decode->in_place_writes();
+        }
     }
     if (rtl_queue_) {
         // RTL-only counters: everything else is the same whichever implementation ran.

@@ -58,7 +58,7 @@ for d in (a, b):
     d["results"].pop("wall_time_s")
 assert a == b, "a repeated run differs"
 r, c = a["results"], a["config"]
-assert c["volume"] == {"raid": "raid5", "stripe_kib": 64, "split_merge": "fork_join"}, c["volume"]
+assert {k: c["volume"][k] for k in ("raid", "stripe_kib", "split_merge")} == {"raid": "raid5", "stripe_kib": 64, "split_merge": "fork_join"}, c["volume"]
 assert c["transport"] == sys.argv[4]
 assert r["run_end"] == "completed" and r["measured_ios"] == 300
 assert r["p50_response_us"] <= r["p90_response_us"] <= r["p99_response_us"] <= r["max_response_us"]

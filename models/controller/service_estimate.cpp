@@ -1,0 +1,33 @@
+#include "controller/service_estimate.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace fcal::controller {
+
+ServiceEstimate::ServiceEstimate(const DriveSheet& sheet) : sheet_(sheet)
+{
+    if (sheet_.block_bytes == 0) throw std::invalid_argument("drive sheet block_bytes must be >= 1");
+    if (sheet_.zoned) {
+        const unsigned c = sheet_.geometry.cylinders;
+        zoned_.emplace(Zoned{disk::ZoneGeometry(sheet_.geometry), disk::SeekCurve(c, sheet_.seek_read_min_s, sheet_.seek_read_max_s),
+                             disk::SeekCurve(c, sheet_.seek_write_min_s, sheet_.seek_write_max_s)});
+    } else if (!(sheet_.media_bytes_per_s > 0) || !(sheet_.access_s >= 0)) {
+        throw std::invalid_argument("drive sheet needs a media rate > 0 and an access time >= 0");
+    }
+}
+
+double ServiceEstimate::seconds(std::uint64_t head_lba, const MemberIo& io) const
+{
+    const double bytes = static_cast<double>(io.blocks) * sheet_.block_bytes;
+    if (!zoned_) return sheet_.access_s + bytes / sheet_.media_bytes_per_s;
+    const disk::ZoneGeometry& g = zoned_->geometry;
+    const std::uint64_t last = g.capacity_sectors() - 1;
+    const unsigned from = g.place(std::min(head_lba, last)).cylinder;
+    const unsigned to = g.place(std::min(io.lba, last)).cylinder;
+    const double distance = from > to ? from - to : to - from;
+    const double seek = (io.read ? zoned_->read_seek : zoned_->write_seek).seconds(distance);
+    return seek + g.params().revolution_s / 2 + bytes / g.bytes_per_s(to);
+}
+
+}  // namespace fcal::controller

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""DECODE against conventional striping (issue 10): the DECODE paper's random-access case (a) in fcal-sim,
+one CSV row per point and two PNG figures.
+
+  /usr/bin/python3 tools/decode_sweep.py [--out DIR] [--fcal-sim PATH] [--measured N] [--jobs N] [--quick]
+
+Set-up (docs/model.md, "DECODE"): 8 disks of configs/disks/decode_5400rpm.json in one RAID 0 volume with
+8-sector (4 KiB) stripe units, the ideal transport (the paper studies the disks and the disk node, not
+a network), a 10 MB file (workload.span_bytes = 10 x 2^20), random accesses of 1-64 sectors
+(workload.io_size=512, workload.io_size_max=32K), reads:writes 3:1. Two applications, each at F KB/s
+(KB = 1024 bytes), are one Poisson stream at the summed rate 2F x 1024 / 16 640 I/O per s (16 640
+bytes = the mean of 1-64 sectors): the superposition of two independent Poisson streams with the
+same access distribution is that stream.
+
+Schemes:
+  raid0       conventional striping, plain RAID 0
+  conv_lay    conventional striping over DECODE's layout (free slots left empty), free fraction 1/8
+  decode      DECODE, free fraction 1/8 (one free slot per stripe group), equivalent area 1, 10, 100
+  decode_ff25 DECODE, free fraction 1/4 (two per group), equivalent area 10
+
+Figures: response.png (mean read and write response against F) and area.png (DECODE's gain over
+raid0 at equivalent areas 1, 10, 100). Standard library plus python3-matplotlib (Debian).
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+FREQS_KBS = (200, 400, 600, 800, 1000)
+MEAN_BYTES = 512 * (1 + 64) / 2  # 1-64 sectors, uniform
+SCHEMES = {
+    "raid0": [],
+    "conv_lay": ["decode.free_fraction=0.125"],
+    "decode_a1": ["volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=1"],
+    "decode": ["volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=10"],
+    "decode_a100": ["volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=100"],
+    "decode_ff25": ["volume.decode=true", "decode.free_fraction=0.25", "decode.area_units=10"],
+}
+FIELDS = ["scheme", "freq_kbs", "rate_iops", "seed", "read_mean_response_us", "write_mean_response_us",
+          "mean_response_us", "mean_utilisation", "decode_relocations", "decode_in_place_writes", "member_ios",
+          "sim_time_s", "wall_time_s"]
+
+
+def rate_iops(freq_kbs):
+    return 2 * freq_kbs * 1024 / MEAN_BYTES
+
+
+def run(sim, drive, p):
+    args = [sim, "--quiet", "--stats-json", "-", "--config", drive,
+            "--set", "disk.count=8", "--set", "volume.raid=raid0", "--set", "volume.stripe_kib=4",
+            "--set", "transport=ideal", "--set", "workload.type=open",
+            "--set", "workload.rate_iops=%.9g" % rate_iops(p["freq_kbs"]),
+            "--set", "workload.io_size=512", "--set", "workload.io_size_max=32K",
+            "--set", "workload.span_bytes=%d" % (10 * 2**20), "--set", "workload.read_fraction=0.75",
+            "--set", "workload.measured_ios=%d" % p["measured"], "--set", "workload.warmup_ios=%d" % (p["measured"] // 4),
+            "--set", "workload.seed=%d" % p["seed"], "--set", "sim.time_limit_s=100000"]
+    for kv in SCHEMES[p["scheme"]]:
+        args += ["--set", kv]
+    out = subprocess.run(args, check=True, capture_output=True, text=True,
+                         env=dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")).stdout
+    r = json.loads(out)["results"]
+    if r["run_end"] != "completed":
+        raise RuntimeError("%s: run ended %s" % (p, r["run_end"]))
+    row = {k: p[k] for k in ("scheme", "freq_kbs", "seed")}
+    row["rate_iops"] = rate_iops(p["freq_kbs"])
+    for k in ("read_mean_response_us", "write_mean_response_us", "mean_response_us", "sim_time_s", "wall_time_s"):
+        row[k] = r[k]
+    row["mean_utilisation"] = sum(d["utilisation"] for d in r["disks"]) / len(r["disks"])
+    v = r["volume"]
+    row["member_ios"] = v["member_ios"]
+    row["decode_relocations"] = v.get("decode_relocations", "")
+    row["decode_in_place_writes"] = v.get("decode_in_place_writes", "")
+    return row
+
+
+def mean_by(rows, scheme, key):
+    """{freq: mean of key over seeds} for one scheme."""
+    out = {}
+    for f in sorted({r["freq_kbs"] for r in rows}):
+        xs = [r[key] for r in rows if r["scheme"] == scheme and r["freq_kbs"] == f]
+        if xs:
+            out[f] = sum(xs) / len(xs)
+    return out
+
+
+def plot(rows, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, key, name in ((axes[0], "write_mean_response_us", "WRITE"), (axes[1], "read_mean_response_us", "READ")):
+        for scheme, style, label in (("raid0", "-o", "conventional (RAID 0)"),
+                                     ("conv_lay", ":x", "conventional, DECODE's layout (1/8 free)"),
+                                     ("decode", "-s", "DECODE, 1/8 free, area 10"),
+                                     ("decode_ff25", "--^", "DECODE, 1/4 free, area 10")):
+            m = mean_by(rows, scheme, key)
+            ax.plot(list(m), [v / 1e3 for v in m.values()], style, label=label)
+        ax.set_xlabel("access frequency per application (KB/s)")
+        ax.set_ylabel("mean response time (ms)")
+        ax.set_title("%s, 2 applications, 1-64 sectors, 8 disks" % name)
+        ax.grid(True, alpha=0.3)
+        ax.set_ylim(bottom=0)
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "response.png"), dpi=110)
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    base_w, base_r = mean_by(rows, "raid0", "write_mean_response_us"), mean_by(rows, "raid0", "read_mean_response_us")
+    for scheme, area in (("decode_a1", 1), ("decode", 10), ("decode_a100", 100)):
+        w, r = mean_by(rows, scheme, "write_mean_response_us"), mean_by(rows, scheme, "read_mean_response_us")
+        fs = [f for f in w if f in base_w]
+        line, = ax.plot(fs, [100 * (1 - w[f] / base_w[f]) for f in fs], "-o", label="writes, area %d" % area)
+        ax.plot(fs, [100 * (1 - r[f] / base_r[f]) for f in fs], "--", color=line.get_color(), marker="s",
+                label="reads, area %d" % area)
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("access frequency per application (KB/s)")
+    ax.set_ylabel("faster than RAID 0 (%)")
+    ax.set_title("DECODE (1/8 free): influence of the equivalent area")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "area.png"), dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="docs/decode")
+    ap.add_argument("--fcal-sim", default="build/bin/fcal-sim")
+    ap.add_argument("--drive", default="configs/disks/decode_5400rpm.json")
+    ap.add_argument("--measured", type=int, default=20000, help="measured I/Os per point (warm-up: a quarter of it)")
+    ap.add_argument("--seeds", type=int, default=1, help="seeds per point (the figures show their mean)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--quick", action="store_true", help="200, 600 and 1000 KB/s only")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    freqs = FREQS_KBS[::2] if a.quick else FREQS_KBS
+    pts = [dict(scheme=s, freq_kbs=f, seed=seed, measured=a.measured)
+           for s in SCHEMES for f in freqs for seed in range(1, a.seeds + 1)]
+    with ThreadPoolExecutor(a.jobs) as pool:
+        rows = list(pool.map(lambda p: run(a.fcal_sim, a.drive, p), pts))
+    with open(os.path.join(a.out, "decode_sweep.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    try:
+        plot(rows, a.out)
+    except ImportError:
+        print("decode_sweep: no matplotlib; wrote the CSV only", file=sys.stderr)
+    base = {k: mean_by(rows, "raid0", k) for k in ("read_mean_response_us", "write_mean_response_us")}
+    print("scheme,freq_kbs,read_ms,write_ms,read_gain_pct,write_gain_pct")
+    for s in SCHEMES:
+        rd, wr = mean_by(rows, s, "read_mean_response_us"), mean_by(rows, s, "write_mean_response_us")
+        for f in rd:
+            print("%s,%d,%.2f,%.2f,%.1f,%.1f" % (s, f, rd[f] / 1e3, wr[f] / 1e3,
+                                                100 * (1 - rd[f] / base["read_mean_response_us"][f]),
+                                                100 * (1 - wr[f] / base["write_mean_response_us"][f])))
+
+
+if __name__ == "__main__":
+    main()
