@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """DECODE against conventional striping (issue 10): the DECODE paper's random-access case (a) in fcal-sim,
-one CSV row per point and two PNG figures.
+one CSV row per point and three PNG figures.
 
-  /usr/bin/python3 tools/decode_sweep.py [--out DIR] [--fcal-sim PATH] [--measured N] [--jobs N] [--quick]
+  /usr/bin/python3 tools/decode_sweep.py [--out DIR] [--fcal-sim PATH] [--measured N] [--seeds N] [--jobs N] [--quick]
 
 Set-up (docs/model.md, "DECODE"): 8 disks of configs/disks/decode_5400rpm.json in one RAID 0 volume with
 8-sector (4 KiB) stripe units, the ideal transport (the paper studies the disks and the disk node, not
@@ -12,14 +12,23 @@ a network), a 10 MB file (workload.span_bytes = 10 x 2^20), random accesses of 1
 bytes = the mean of 1-64 sectors): the superposition of two independent Poisson streams with the
 same access distribution is that stream.
 
-Schemes:
-  raid0       conventional striping, plain RAID 0
-  conv_lay    conventional striping over DECODE's layout (free slots left empty), free fraction 1/8
-  decode      DECODE, free fraction 1/8 (one free slot per stripe group), equivalent area 1, 10, 100
-  decode_ff25 DECODE, free fraction 1/4 (two per group), equivalent area 10
+Positioning: stochastic (every command draws its seek from the distance between two random sectors,
+mean 12 ms: the paper's "average seek 12 ms"), and, to show the choice matters, physical (the 10 MB
+file fills about one cylinder of each disk, so seeks are short and the rotation dominates).
 
-Figures: response.png (mean read and write response against F) and area.png (DECODE's gain over
-raid0 at equivalent areas 1, 10, 100). Standard library plus python3-matplotlib (Debian).
+Schemes:
+  raid0        conventional striping, plain RAID 0
+  conv_lay     conventional striping over DECODE's layout (free slots left empty), free fraction 1/8
+  decode_a1/decode/decode_a100
+               DECODE, free fraction 1/8 (one free slot per stripe group), equivalent area 1, 10, 100
+  decode_ff25  DECODE, free fraction 1/4 (two per group), equivalent area 10
+  raid0_phys, decode_phys
+               raid0 and decode with physical positioning
+
+Figures: response.png (mean write and read response against F), area.png (DECODE's gain over raid0
+at equivalent areas 1, 10, 100) and positioning.png (physical positioning). Points where the disks
+are saturated (mean utilisation >= 0.99) have no steady state: their response grows with the run.
+Standard library plus python3-matplotlib (Debian; use /usr/bin/python3).
 """
 import argparse
 import csv
@@ -29,15 +38,18 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-FREQS_KBS = (200, 400, 600, 800, 1000)
+FREQS_KBS = (200, 300, 400, 500, 600, 650, 700, 750, 800, 1000)
 MEAN_BYTES = 512 * (1 + 64) / 2  # 1-64 sectors, uniform
+STOCHASTIC, PHYSICAL = "disk.positioning=stochastic", "disk.positioning=physical"
 SCHEMES = {
-    "raid0": [],
-    "conv_lay": ["decode.free_fraction=0.125"],
-    "decode_a1": ["volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=1"],
-    "decode": ["volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=10"],
-    "decode_a100": ["volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=100"],
-    "decode_ff25": ["volume.decode=true", "decode.free_fraction=0.25", "decode.area_units=10"],
+    "raid0": [STOCHASTIC],
+    "conv_lay": [STOCHASTIC, "decode.free_fraction=0.125"],
+    "decode_a1": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=1"],
+    "decode": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=10"],
+    "decode_a100": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=100"],
+    "decode_ff25": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.25", "decode.area_units=10"],
+    "raid0_phys": [PHYSICAL],
+    "decode_phys": [PHYSICAL, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=10"],
 }
 FIELDS = ["scheme", "freq_kbs", "rate_iops", "seed", "read_mean_response_us", "write_mean_response_us",
           "mean_response_us", "mean_utilisation", "decode_relocations", "decode_in_place_writes", "member_ios",
@@ -102,8 +114,8 @@ def plot(rows, out):
         ax.set_xlabel("access frequency per application (KB/s)")
         ax.set_ylabel("mean response time (ms)")
         ax.set_title("%s, 2 applications, 1-64 sectors, 8 disks" % name)
-        ax.grid(True, alpha=0.3)
-        ax.set_ylim(bottom=0)
+        ax.set_yscale("log")
+        ax.grid(True, alpha=0.3, which="both")
     axes[0].legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "response.png"), dpi=110)
@@ -125,6 +137,20 @@ def plot(rows, out):
     fig.tight_layout()
     fig.savefig(os.path.join(out, "area.png"), dpi=110)
 
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for scheme, style, label in (("raid0_phys", "-o", "conventional (RAID 0)"), ("decode_phys", "-s", "DECODE, 1/8 free, area 10")):
+        for key, kind, ls in (("write_mean_response_us", "writes", "-"), ("read_mean_response_us", "reads", "--")):
+            m = mean_by(rows, scheme, key)
+            ax.plot(list(m), [v / 1e3 for v in m.values()], style[1:], linestyle=ls, label="%s, %s" % (label, kind))
+    ax.set_xlabel("access frequency per application (KB/s)")
+    ax.set_ylabel("mean response time (ms)")
+    ax.set_title("Physical positioning (short seeks in the 10 MB file)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "positioning.png"), dpi=110)
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -132,9 +158,9 @@ def main():
     ap.add_argument("--fcal-sim", default="build/bin/fcal-sim")
     ap.add_argument("--drive", default="configs/disks/decode_5400rpm.json")
     ap.add_argument("--measured", type=int, default=20000, help="measured I/Os per point (warm-up: a quarter of it)")
-    ap.add_argument("--seeds", type=int, default=1, help="seeds per point (the figures show their mean)")
+    ap.add_argument("--seeds", type=int, default=2, help="seeds per point (the figures show their mean)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--quick", action="store_true", help="200, 600 and 1000 KB/s only")
+    ap.add_argument("--quick", action="store_true", help="every other frequency")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     freqs = FREQS_KBS[::2] if a.quick else FREQS_KBS
@@ -150,14 +176,16 @@ def main():
         plot(rows, a.out)
     except ImportError:
         print("decode_sweep: no matplotlib; wrote the CSV only", file=sys.stderr)
-    base = {k: mean_by(rows, "raid0", k) for k in ("read_mean_response_us", "write_mean_response_us")}
-    print("scheme,freq_kbs,read_ms,write_ms,read_gain_pct,write_gain_pct")
+    print("scheme,freq_kbs,read_ms,write_ms,read_gain_pct,write_gain_pct,utilisation (gains against raid0, same positioning)")
     for s in SCHEMES:
+        ref = "raid0_phys" if s.endswith("_phys") else "raid0"
+        base = {k: mean_by(rows, ref, k) for k in ("read_mean_response_us", "write_mean_response_us")}
         rd, wr = mean_by(rows, s, "read_mean_response_us"), mean_by(rows, s, "write_mean_response_us")
+        ut = mean_by(rows, s, "mean_utilisation")
         for f in rd:
-            print("%s,%d,%.2f,%.2f,%.1f,%.1f" % (s, f, rd[f] / 1e3, wr[f] / 1e3,
-                                                100 * (1 - rd[f] / base["read_mean_response_us"][f]),
-                                                100 * (1 - wr[f] / base["write_mean_response_us"][f])))
+            print("%s,%d,%.2f,%.2f,%.1f,%.1f,%.2f" % (s, f, rd[f] / 1e3, wr[f] / 1e3,
+                                                     100 * (1 - rd[f] / base["read_mean_response_us"][f]),
+                                                     100 * (1 - wr[f] / base["write_mean_response_us"][f]), ut[f]))
 
 
 if __name__ == "__main__":

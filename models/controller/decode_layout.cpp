@@ -35,7 +35,8 @@ Plan DecodeLayout::plan(bool read, std::uint64_t lba, std::uint64_t blocks, cons
         const std::uint64_t piece = std::min(blocks, unit_ - offset);
         Slot slot = map_.location(unit);
         if (!read) {
-            const Slot chosen = piece == unit_ ? policy_.place(map_, unit, load) : slot;
+            const double own = loads.estimate(MemberIo{slot.disk, false, slot.row * unit_ + offset, piece});
+            const Slot chosen = piece == unit_ ? policy_.place(map_, unit, load, own) : slot;
             if (chosen != slot) {
                 map_.move(unit, chosen);
                 slot = chosen;

@@ -23,7 +23,7 @@ std::optional<Slot> DecodePolicy::nearest_free(const DecodeMap& map, const Slot&
     return std::nullopt;
 }
 
-Slot DecodePolicy::place(const DecodeMap& map, std::uint64_t unit, const std::vector<double>& load) const
+Slot DecodePolicy::place(const DecodeMap& map, std::uint64_t unit, const std::vector<double>& load, double own) const
 {
     if (load.size() != map.disks()) throw std::invalid_argument("decode policy: one load per disk expected");
     const Slot now = map.location(unit);
@@ -38,7 +38,7 @@ Slot DecodePolicy::place(const DecodeMap& map, std::uint64_t unit, const std::ve
         if (!best || load[d] < load[best->disk] || (load[d] == load[best->disk] && distance(*slot) < distance(*best)))
             best = slot;
     }
-    if (best && load[best->disk] <= threshold_ * load[now.disk]) return *best;
+    if (best && load[best->disk] + own <= threshold_ * (load[now.disk] + own)) return *best;
     return now;
 }
 

@@ -8,7 +8,9 @@
 // over DECODE's layout). The candidates are the other disks that have a free slot in the area, each
 // with its free slot nearest the OP's row (the lower row on a tie). The least loaded candidate wins
 // (ties: the nearer slot, then the lower disk); the unit moves there only if that disk's load is at
-// most `threshold` x the load of the disk holding the unit now; otherwise it is written in place.
+// most `threshold` x the load of the disk holding the unit now, the write's own estimated service
+// time counted on both sides (an idle system thus keeps data in place); otherwise it is written in
+// place.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -26,8 +28,8 @@ public:
     double threshold() const { return threshold_; }
 
     // The slot to write `unit` to: its present one (in place) or a free one on another disk.
-    // `load[d]`: disk d's load, any unit as long as it is the same for all disks.
-    Slot place(const DecodeMap& map, std::uint64_t unit, const std::vector<double>& load) const;
+    // `load[d]`: disk d's load; `own`: the write's own service time (same unit, e.g. seconds).
+    Slot place(const DecodeMap& map, std::uint64_t unit, const std::vector<double>& load, double own = 0) const;
 
     // Disk `disk`'s free slot in the equivalent area of `op` nearest to it; nullopt if none.
     std::optional<Slot> nearest_free(const DecodeMap& map, const Slot& op, unsigned disk) const;

@@ -5,7 +5,9 @@
 // - Zoned drives: seek over the cylinders between the end of the previous command the controller sent
 //   to that disk and this command's start (the seek curve of the sheet; the controller assumes the
 //   disk serves its commands in the order sent), plus half a revolution (the mean rotational wait),
-//   plus the transfer at the media rate of the command's first cylinder.
+//   plus the transfer at the media rate of the command's first cylinder. With stochastic
+//   positioning, where the LBA tells nothing, the seek is the mean over the seek-distance density
+//   of uniformly random sectors (the drive's average seek).
 // - Fixed drives: the mean access time plus bytes / media rate.
 #include <cstdint>
 #include <optional>
@@ -23,6 +25,7 @@ struct DriveSheet {
     std::uint32_t block_bytes{};  // the member LBA unit
     // Zoned.
     disk::ZoneGeometryParams geometry{};
+    bool stochastic{};  // positioning: seeks drawn at random, not from the LBAs
     double seek_read_min_s{}, seek_read_max_s{}, seek_write_min_s{}, seek_write_max_s{};
     // Fixed.
     double access_s{};
@@ -41,6 +44,7 @@ private:
     struct Zoned {
         disk::ZoneGeometry geometry;
         disk::SeekCurve read_seek, write_seek;
+        double mean_read_seek_s, mean_write_seek_s;  // stochastic positioning
     };
     std::optional<Zoned> zoned_;  // zoned drives only
 };

@@ -53,6 +53,7 @@ controller::DecodeParams decode_params(const SimConfig& config)
     p.drive.zoned = d.model == disk::DiskModel::Zoned;
     p.drive.block_bytes = kVolumeBlockBytes;
     p.drive.geometry = d.zoned.geometry;
+    p.drive.stochastic = d.zoned.positioning == disk::PositioningMode::Stochastic;
     p.drive.seek_read_min_s = d.zoned.seek_read_min_s;
     p.drive.seek_read_max_s = d.zoned.seek_read_max_s;
     p.drive.seek_write_min_s = d.zoned.seek_write_min_s;

@@ -86,8 +86,9 @@ TEST_CASE("decode layout: whole units move to the idle disk, partial units stay,
     DecodeLayout decode(kGeometry, params(1.0 / 6, 1));
     REQUIRE(decode.map().is_free(Slot{5, 0}));
     DiskLoads loads(6, fixed_drive());
-    // Load disk 2 with one outstanding command; the others are idle.
-    loads.sent(99, MemberIo{2, true, 800, 8});
+    // Load disk 2 with three outstanding commands (an own write then weighs one of them); the others
+    // are idle.
+    for (std::uint64_t id = 97; id < 100; ++id) loads.sent(id, MemberIo{2, true, 800, 8});
     // A write of 3 blocks inside unit 2 (partial): in place on disk 2.
     Plan p = decode.plan(false, 2 * kUnit + 1, 3, loads);
     REQUIRE(p.first.size() == 1);
@@ -112,13 +113,17 @@ TEST_CASE("decode layout: units of one write see the loads of the pieces already
     // Row 0 of 6 disks with 2/6 free: disks 5 and 4 free; units 0-3 on disks 0-3. Disks 0-3 busy.
     DecodeLayout decode(kGeometry, params(2.0 / 6, 1));
     DiskLoads loads(6, fixed_drive());
-    for (unsigned d = 0; d < 4; ++d) loads.sent(100 + d, MemberIo{d, true, 4000, 8});
+    for (unsigned d = 0; d < 4; ++d)
+        for (unsigned k = 0; k < 3; ++k) loads.sent(100 + 10 * d + k, MemberIo{d, true, 4000, 8});
     // Units 0 and 1 written together: the first goes to disk 4 (lower of two idle disks), the second
-    // then sees disk 4 loaded by it and goes to disk 5.
+    // then sees disk 4 loaded by it and goes to disk 5. Alone, an idle disk keeps its data in place.
     const Plan p = decode.plan(false, 0, 2 * kUnit, loads);
     REQUIRE(p.first.size() == 2);
     CHECK(p.first[0].disk == 4);
     CHECK(p.first[1].disk == 5);
+    // Unit 4 is in row 1 (disks 3 and 2 free there) on disk 0.
+    const Plan idle = decode.plan(false, 4 * kUnit, kUnit, DiskLoads(6, fixed_drive()));
+    CHECK(idle.first == std::vector<MemberIo>{MemberIo{0, false, kUnit, kUnit}});
 }
 
 TEST_CASE("service estimate: seek over the cylinders from the previous command, half a revolution, transfer")
@@ -136,6 +141,22 @@ TEST_CASE("service estimate: seek over the cylinders from the previous command, 
     CHECK(estimate.seconds(2500 * 10, MemberIo{0, false, 0, 64}) == Approx(aw + bw * std::sqrt(10.0) + rev / 2 + 64 * rev / 100));
     const ServiceEstimate fixed(fixed_drive());
     CHECK(fixed.seconds(12345, MemberIo{1, true, 0, 20}) == Approx(0.004 + 20 * 512 / 10e6));
+}
+
+TEST_CASE("service estimate: stochastic positioning takes the drive's average seek, whatever the LBAs")
+{
+    DriveSheet sheet = decode_drive();
+    sheet.stochastic = true;
+    const ServiceEstimate estimate(sheet);
+    // No zoning: the distance between two uniformly random sectors has the triangular density
+    // 2 (L - x) / L^2 on [0, L], L = C - 1, so E[sqrt(D)] = (8/15) sqrt(L) and the mean seek is
+    // a + b (8/15) sqrt(L) (12.0 ms for this drive's reads).
+    const double rev = 60.0 / 5400, r = std::sqrt(2047.0);
+    const double a = (0.002 * r - 0.02113) / (r - 1), b = (0.02113 - 0.002) / (r - 1);
+    const double mean_seek = a + b * 8.0 / 15.0 * r;
+    CHECK(mean_seek == Approx(0.012).epsilon(0.001));
+    for (std::uint64_t lba : {0ull, 7500ull, 5000000ull})
+        CHECK(estimate.seconds(0, MemberIo{0, true, lba, 8}) == Approx(mean_seek + rev / 2 + 8 * rev / 100).epsilon(0.001));
 }
 
 TEST_CASE("disk loads: sums of the outstanding commands' estimates, exactly zero when idle")

@@ -37,7 +37,13 @@ TEST_CASE("decode policy: moves to the area's free slot only when its load is at
     CHECK(same_group.place(m, 15, {10, 9, 4, 9}) == Slot{2, 5});
     CHECK(same_group.place(m, 15, {10, 9, 5, 9}) == Slot{2, 5});   // 5 <= 0.5 x 10: equal still moves
     CHECK(same_group.place(m, 15, {10, 9, 5.01, 9}) == Slot{0, 5});  // just above: in place
-    CHECK(same_group.place(m, 15, {0, 0, 0, 0}) == Slot{2, 5});     // 0 <= 0.5 x 0
+    // The write's own service time counts on both sides: 4 + 2 <= 0.5 x (10 + 2), but not 4.5 + 2.
+    CHECK(same_group.place(m, 15, {10, 9, 4, 9}, 2) == Slot{2, 5});
+    CHECK(same_group.place(m, 15, {10, 9, 4.5, 9}, 2) == Slot{0, 5});
+    // Idle disks: 0 + own > 0.5 x (0 + own), so an idle system keeps data in place; without an own
+    // time 0 <= 0.5 x 0 would move it.
+    CHECK(same_group.place(m, 15, {0, 0, 0, 0}, 1) == Slot{0, 5});
+    CHECK(same_group.place(m, 15, {0, 0, 0, 0}) == Slot{2, 5});
     // The threshold scales the original's load.
     CHECK(DecodePolicy(1, 0.8).place(m, 15, {10, 9, 8, 9}) == Slot{2, 5});
     CHECK(DecodePolicy(1, 0.2).place(m, 15, {10, 9, 2.5, 9}) == Slot{0, 5});
@@ -84,14 +90,15 @@ TEST_CASE("decode policy: a redirected write always lands in the area on a disk 
         std::vector<double> load(8);
         for (double& l : load) l = u(random) < 0.2 ? 0.0 : u(random) * 0.1;
         const Slot now = m.location(unit), op = m.original(unit);
-        const Slot to = policy.place(m, unit, load);
+        const double own = u(random) * 0.01;
+        const Slot to = policy.place(m, unit, load, own);
         if (to == now) continue;
         ++moves;
         REQUIRE(to.disk != now.disk);
         REQUIRE(m.is_free(to));
         REQUIRE(to.row + 4 >= op.row);  // rows op-4 .. op+5
         REQUIRE(to.row <= op.row + 5);
-        REQUIRE(load[to.disk] <= 0.5 * load[now.disk]);
+        REQUIRE(load[to.disk] + own <= 0.5 * (load[now.disk] + own));
         // No candidate in the area was less loaded.
         for (unsigned d = 0; d < 8; ++d)
             if (d != now.disk && policy.nearest_free(m, op, d)) REQUIRE(load[d] >= load[to.disk]);
