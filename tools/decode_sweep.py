@@ -22,8 +22,8 @@ Schemes:
   decode_a1/decode/decode_a100
                DECODE, free fraction 1/8 (one free slot per stripe group), equivalent area 1, 10, 100
   decode_ff25  DECODE, free fraction 1/4 (two per group), equivalent area 10
-  raid0_phys, decode_phys
-               raid0 and decode with physical positioning
+  raid0_phys, conv_lay_phys, decode_a1_phys, decode_phys
+               raid0, conv_lay, decode_a1 and decode with physical positioning
 
 Figures: response.png (mean write and read response against F), area.png (DECODE's gain over raid0
 at equivalent areas 1, 10, 100) and positioning.png (physical positioning). Points where the disks
@@ -49,6 +49,8 @@ SCHEMES = {
     "decode_a100": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=100"],
     "decode_ff25": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.25", "decode.area_units=10"],
     "raid0_phys": [PHYSICAL],
+    "conv_lay_phys": [PHYSICAL, "decode.free_fraction=0.125"],
+    "decode_a1_phys": [PHYSICAL, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=1"],
     "decode_phys": [PHYSICAL, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=10"],
 }
 FIELDS = ["scheme", "freq_kbs", "rate_iops", "seed", "read_mean_response_us", "write_mean_response_us",
@@ -122,26 +124,33 @@ def plot(rows, out):
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     base_w, base_r = mean_by(rows, "raid0", "write_mean_response_us"), mean_by(rows, "raid0", "read_mean_response_us")
+    # Only where conventional striping has a steady state (its disks not saturated).
+    steady = [f for f, u in mean_by(rows, "raid0", "mean_utilisation").items() if u < 0.99]
     for scheme, area in (("decode_a1", 1), ("decode", 10), ("decode_a100", 100)):
         w, r = mean_by(rows, scheme, "write_mean_response_us"), mean_by(rows, scheme, "read_mean_response_us")
-        fs = [f for f in w if f in base_w]
+        fs = [f for f in w if f in steady]
         line, = ax.plot(fs, [100 * (1 - w[f] / base_w[f]) for f in fs], "-o", label="writes, area %d" % area)
         ax.plot(fs, [100 * (1 - r[f] / base_r[f]) for f in fs], "--", color=line.get_color(), marker="s",
                 label="reads, area %d" % area)
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xlabel("access frequency per application (KB/s)")
     ax.set_ylabel("faster than RAID 0 (%)")
-    ax.set_title("DECODE (1/8 free): influence of the equivalent area")
+    ax.set_title("DECODE (1/8 free): influence of the equivalent area\n(frequencies where RAID 0 is not saturated)", fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "area.png"), dpi=110)
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    for scheme, style, label in (("raid0_phys", "-o", "conventional (RAID 0)"), ("decode_phys", "-s", "DECODE, 1/8 free, area 10")):
-        for key, kind, ls in (("write_mean_response_us", "writes", "-"), ("read_mean_response_us", "reads", "--")):
-            m = mean_by(rows, scheme, key)
-            ax.plot(list(m), [v / 1e3 for v in m.values()], style[1:], linestyle=ls, label="%s, %s" % (label, kind))
+    for scheme, marker, label in (("raid0_phys", "o", "conventional (RAID 0)"),
+                                  ("conv_lay_phys", "x", "conventional, DECODE's layout"),
+                                  ("decode_a1_phys", "v", "DECODE, area 1"),
+                                  ("decode_phys", "s", "DECODE, area 10")):
+        m = mean_by(rows, scheme, "read_mean_response_us")
+        line, = ax.plot(list(m), [v / 1e3 for v in m.values()], marker=marker, linestyle="--", label="%s, reads" % label)
+        m = mean_by(rows, scheme, "write_mean_response_us")
+        ax.plot(list(m), [v / 1e3 for v in m.values()], marker=marker, linestyle="-", color=line.get_color(),
+                label="%s, writes" % label)
     ax.set_xlabel("access frequency per application (KB/s)")
     ax.set_ylabel("mean response time (ms)")
     ax.set_title("Physical positioning (short seeks in the 10 MB file)")
@@ -176,16 +185,19 @@ def main():
         plot(rows, a.out)
     except ImportError:
         print("decode_sweep: no matplotlib; wrote the CSV only", file=sys.stderr)
-    print("scheme,freq_kbs,read_ms,write_ms,read_gain_pct,write_gain_pct,utilisation (gains against raid0, same positioning)")
+    # Gains (% faster) against raid0 and against conventional striping over the same layout, same positioning.
+    print("scheme,freq_kbs,read_ms,write_ms,read_gain_vs_raid0,write_gain_vs_raid0,read_gain_vs_conv_lay,write_gain_vs_conv_lay,utilisation")
     for s in SCHEMES:
-        ref = "raid0_phys" if s.endswith("_phys") else "raid0"
-        base = {k: mean_by(rows, ref, k) for k in ("read_mean_response_us", "write_mean_response_us")}
+        phys = "_phys" if s.endswith("_phys") else ""
+        refs = [{k: mean_by(rows, ref + phys, k) for k in ("read_mean_response_us", "write_mean_response_us")}
+                for ref in ("raid0", "conv_lay")]
         rd, wr = mean_by(rows, s, "read_mean_response_us"), mean_by(rows, s, "write_mean_response_us")
         ut = mean_by(rows, s, "mean_utilisation")
         for f in rd:
-            print("%s,%d,%.2f,%.2f,%.1f,%.1f,%.2f" % (s, f, rd[f] / 1e3, wr[f] / 1e3,
-                                                     100 * (1 - rd[f] / base["read_mean_response_us"][f]),
-                                                     100 * (1 - wr[f] / base["write_mean_response_us"][f]), ut[f]))
+            gains = []
+            for ref in refs:
+                gains += [100 * (1 - rd[f] / ref["read_mean_response_us"][f]), 100 * (1 - wr[f] / ref["write_mean_response_us"][f])]
+            print("%s,%d,%.2f,%.2f,%.1f,%.1f,%.1f,%.1f,%.2f" % ((s, f, rd[f] / 1e3, wr[f] / 1e3) + tuple(gains) + (ut[f],)))
 
 
 if __name__ == "__main__":

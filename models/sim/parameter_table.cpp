@@ -737,7 +737,7 @@ ParameterTable fcal_parameters()
     }
     t.add(bytes("workload.io_size_max", 0, 0, kGi,
                 "0: every I/O is workload.io_size; else sizes uniform in whole LBA blocks from workload.io_size to this"));
-    t.add(bytes("workload.span_bytes", 0, 0, kInt64Max / 2,
+    t.add(bytes("workload.span_bytes", 0, 0, kGi * kMi,
                 "0: LBAs over the whole disk or volume; else within its first span_bytes (a file)"));
     t.add(choice("transport", "loop", {"loop", "ideal"},
                  "loop: driver, HBAs and the FC-AL loop; ideal: the controller reaches the disks directly in zero time"));

@@ -99,7 +99,7 @@ run "${small[@]}" --set workload.io_size=8K --set workload.io_size_max=4K
 expect_error workload.io_size_max "largest size below the smallest"
 run "${small[@]}" --set workload.io_size=1000 --set workload.io_size_max=4K
 expect_error workload.io_size_max "sizes not whole blocks"
-run "${small[@]}" --set volume.raid=raid0 --set workload.span_bytes=1000000000000000
+run "${small[@]}" --set volume.raid=raid0 --set workload.span_bytes=1000G
 expect_error workload.span_bytes "span beyond the volume"
 run "${small[@]}" --set workload.span_bytes=32K
 expect_error workload.span_bytes "span smaller than one I/O"
