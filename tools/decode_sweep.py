@@ -31,12 +31,11 @@ are saturated (mean utilisation >= 0.99) have no steady state: their response gr
 Standard library plus python3-matplotlib (Debian; use /usr/bin/python3).
 """
 import argparse
-import csv
 import json
 import os
 import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
+
+from sweep_points import run_and_save
 
 FREQS_KBS = (200, 300, 400, 500, 600, 650, 700, 750, 800, 1000)
 MEAN_BYTES = 512 * (1 + 64) / 2  # 1-64 sectors, uniform
@@ -100,6 +99,13 @@ def mean_by(rows, scheme, key):
     return out
 
 
+def finish(fig, ax, path):
+    """Legend, layout and the PNG."""
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
 def plot(rows, out):
     import matplotlib
     matplotlib.use("Agg")
@@ -118,9 +124,7 @@ def plot(rows, out):
         ax.set_title("%s, 2 applications, 1-64 sectors, 8 disks" % name)
         ax.set_yscale("log")
         ax.grid(True, alpha=0.3, which="both")
-    axes[0].legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "response.png"), dpi=110)
+    finish(fig, axes[0], os.path.join(out, "response.png"))
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     base_w, base_r = mean_by(rows, "raid0", "write_mean_response_us"), mean_by(rows, "raid0", "read_mean_response_us")
@@ -137,9 +141,7 @@ def plot(rows, out):
     ax.set_ylabel("faster than RAID 0 (%)")
     ax.set_title("DECODE (1/8 free): influence of the equivalent area\n(frequencies where RAID 0 is not saturated)", fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "area.png"), dpi=110)
+    finish(fig, ax, os.path.join(out, "area.png"))
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for scheme, marker, label in (("raid0_phys", "o", "conventional (RAID 0)"),
@@ -156,9 +158,7 @@ def plot(rows, out):
     ax.set_title("Physical positioning (short seeks in the 10 MB file)")
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "positioning.png"), dpi=110)
+    finish(fig, ax, os.path.join(out, "positioning.png"))
 
 
 def main():
@@ -175,16 +175,8 @@ def main():
     freqs = FREQS_KBS[::2] if a.quick else FREQS_KBS
     pts = [dict(scheme=s, freq_kbs=f, seed=seed, measured=a.measured)
            for s in SCHEMES for f in freqs for seed in range(1, a.seeds + 1)]
-    with ThreadPoolExecutor(a.jobs) as pool:
-        rows = list(pool.map(lambda p: run(a.fcal_sim, a.drive, p), pts))
-    with open(os.path.join(a.out, "decode_sweep.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, FIELDS)
-        w.writeheader()
-        w.writerows(rows)
-    try:
-        plot(rows, a.out)
-    except ImportError:
-        print("decode_sweep: no matplotlib; wrote the CSV only", file=sys.stderr)
+    rows = run_and_save(pts, lambda p: run(a.fcal_sim, a.drive, p), a.jobs, os.path.join(a.out, "decode_sweep.csv"), FIELDS,
+                        plot, a.out)
     # Gains (% faster) against raid0 and against conventional striping over the same layout, same positioning.
     print("scheme,freq_kbs,read_ms,write_ms,read_gain_vs_raid0,write_gain_vs_raid0,read_gain_vs_conv_lay,write_gain_vs_conv_lay,utilisation")
     for s in SCHEMES:

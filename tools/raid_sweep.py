@@ -19,12 +19,11 @@ never from the simulator's output).
 Outputs: raid_sweep.csv and the PNGs in DIR. Standard library plus python3-matplotlib (Debian).
 """
 import argparse
-import csv
 import json
 import os
 import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
+
+from sweep_points import run_and_save
 
 DEPTHS = (1, 2, 4, 8, 16, 32)
 LOADS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
@@ -141,16 +140,7 @@ def main():
         MOMENTS[:] = [float(x) for x in a.moments.split(",")]
     os.makedirs(a.out, exist_ok=True)
     pts = list(points(a.quick, a.measured))
-    with ThreadPoolExecutor(a.jobs) as pool:
-        rows = list(pool.map(lambda p: run(a.fcal_sim, p), pts))
-    with open(os.path.join(a.out, "raid_sweep.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, FIELDS)
-        w.writeheader()
-        w.writerows(rows)
-    try:
-        plot(rows, a.out)
-    except ImportError:
-        print("raid_sweep: no matplotlib; wrote the CSV only", file=sys.stderr)
+    rows = run_and_save(pts, lambda p: run(a.fcal_sim, p), a.jobs, os.path.join(a.out, "raid_sweep.csv"), FIELDS, plot, a.out)
     for r in rows:
         print(",".join(str(r[k]) for k in FIELDS))
 
