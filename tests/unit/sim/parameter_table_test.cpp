@@ -56,6 +56,8 @@ const std::set<std::string> kSpecKeys = {
     "workload.type", "workload.queue_depth", "workload.io_size", "workload.read_fraction", "workload.rate_iops",
     "workload.measured_ios", "workload.warmup_ios", "workload.seed",
     "workload.lba", "volume.raid", "volume.stripe_kib", "volume.split_merge", "transport",  // issue 9: volumes
+    "volume.decode", "decode.area_units", "decode.threshold", "decode.free_fraction",  // issue 10: DECODE
+    "workload.io_size_max", "workload.span_bytes",
     "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "cmdf.impl", "rtl.clock_mhz", "rtl.lockstep",
     "sim.time_limit_s",
     "loop.baud_gbps"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
