@@ -22,6 +22,7 @@ Schemes:
   decode_a1/decode/decode_a100
                DECODE, free fraction 1/8 (one free slot per stripe group), equivalent area 1, 10, 100
   decode_ff25  DECODE, free fraction 1/4 (two per group), equivalent area 10
+  decode_bare  DECODE as decode, the threshold test on the bare loads (decode.own_write=false)
   raid0_phys, conv_lay_phys, decode_a1_phys, decode_phys
                raid0, conv_lay, decode_a1 and decode with physical positioning
 
@@ -47,6 +48,8 @@ SCHEMES = {
     "decode": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=10"],
     "decode_a100": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=100"],
     "decode_ff25": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.25", "decode.area_units=10"],
+    "decode_bare": [STOCHASTIC, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=10",
+                    "decode.own_write=false"],
     "raid0_phys": [PHYSICAL],
     "conv_lay_phys": [PHYSICAL, "decode.free_fraction=0.125"],
     "decode_a1_phys": [PHYSICAL, "volume.decode=true", "decode.free_fraction=0.125", "decode.area_units=1"],
@@ -116,7 +119,8 @@ def plot(rows, out):
         for scheme, style, label in (("raid0", "-o", "conventional (RAID 0)"),
                                      ("conv_lay", ":x", "conventional, DECODE's layout (1/8 free)"),
                                      ("decode", "-s", "DECODE, 1/8 free, area 10"),
-                                     ("decode_ff25", "--^", "DECODE, 1/4 free, area 10")):
+                                     ("decode_ff25", "--^", "DECODE, 1/4 free, area 10"),
+                                     ("decode_bare", "-.d", "DECODE, 1/8 free, area 10, bare loads")):
             m = mean_by(rows, scheme, key)
             ax.plot(list(m), [v / 1e3 for v in m.values()], style, label=label)
         ax.set_xlabel("access frequency per application (KB/s)")

@@ -19,7 +19,7 @@ const VolumeGeometry& raid0(const VolumeGeometry& g)
 
 DecodeLayout::DecodeLayout(const VolumeGeometry& geometry, const DecodeParams& params)
     : unit_(raid0(geometry).unit_blocks), map_(geometry.disks, geometry.disk_blocks / geometry.unit_blocks, params.free_fraction),
-      policy_(params.area_units, params.threshold)
+      policy_(params.area_units, params.threshold), own_write_(params.own_write)
 {
 }
 
@@ -35,7 +35,7 @@ Plan DecodeLayout::plan(bool read, std::uint64_t lba, std::uint64_t blocks, cons
         const std::uint64_t piece = std::min(blocks, unit_ - offset);
         Slot slot = map_.location(unit);
         if (!read) {
-            const double own = loads.estimate(MemberIo{slot.disk, false, slot.row * unit_ + offset, piece});
+            const double own = own_write_ ? loads.estimate(MemberIo{slot.disk, false, slot.row * unit_ + offset, piece}) : 0.0;
             const Slot chosen = piece == unit_ ? policy_.place(map_, unit, load, own) : slot;
             if (chosen != slot) {
                 map_.move(unit, chosen);

@@ -7,7 +7,8 @@
 // the write covers entirely may move (the map changes when the command is planned, and the map's own
 // update rides along with the data: no extra I/O); a unit it covers only in part is written in place,
 // since moving it would need the rest of the unit read first. Each decision sees the disks' loads
-// plus the estimates of the request's pieces already placed. Pieces contiguous on one disk become
+// plus the estimates of the request's pieces already placed, and (own_write) the write's own estimate
+// on both sides of the threshold. Pieces contiguous on one disk become
 // one command.
 #include <cstdint>
 #include <vector>
@@ -24,6 +25,7 @@ struct DecodeParams {
     double free_fraction{};
     unsigned area_units{};  // 0: never moves (conventional striping over DECODE's layout)
     double threshold{};
+    bool own_write{};  // the write's own estimated time counted on both sides of the threshold
     DriveSheet drive;
 };
 
@@ -45,6 +47,7 @@ private:
     std::uint64_t unit_;
     DecodeMap map_;
     DecodePolicy policy_;
+    bool own_write_;
     std::uint64_t relocations_ = 0, in_place_ = 0;
 };
 

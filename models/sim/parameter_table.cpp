@@ -728,6 +728,7 @@ ParameterTable fcal_parameters()
                   "equivalent area: rows of stripe units around a unit's original position, on every disk; 0 = never move"));
     t.add(real("decode.threshold", 0.5, 0.0, "",
                "a unit moves only if the chosen disk's load is at most this x the load of the disk holding it", false, 1.0));
+    t.add(boolean("decode.own_write", true, "count the write's own estimated service time in both loads of the threshold test"));
     {
         Parameter p = real("decode.free_fraction", std::nullopt, 0.0, "",
                            "share of each stripe group's slots left free (raid0; with volume.decode=false: the same layout unused)",

@@ -240,6 +240,7 @@ SimConfig build_config(const ParameterTable& t)
     c.volume.decode = t.get_bool("volume.decode");
     c.decode.area_units = get_unsigned(t, "decode.area_units");
     c.decode.threshold = t.get_real("decode.threshold");
+    c.decode.own_write = t.get_bool("decode.own_write");
     c.decode.free_fraction = t.has_value("decode.free_fraction") ? t.get_real("decode.free_fraction") : c.volume.decode ? 0.125 : 0.0;
     if (c.volume.decode && c.volume.raid != controller::RaidLevel::Raid0)
         throw ConfigError("volume.decode: needs volume.raid=raid0, got " + controller::to_string(c.volume.raid));
@@ -370,7 +371,7 @@ nlohmann::json to_json(const SimConfig& c)
                    {"stripe_kib", c.volume.stripe_kib},
                    {"split_merge", controller::to_string(c.volume.split_merge)},
                    {"decode", c.volume.decode}};
-    j["decode"] = {{"area_units", c.decode.area_units}, {"threshold", c.decode.threshold}, {"free_fraction", c.decode.free_fraction}};
+    j["decode"] = {{"area_units", c.decode.area_units}, {"threshold", c.decode.threshold}, {"own_write", c.decode.own_write}, {"free_fraction", c.decode.free_fraction}};
     j["transport"] = to_string(c.transport);
     j["schedule"] = to_string(c.schedule);
     j["cmdf"] = {{"fifo", hba::to_string(c.cmdf.fifo)},

@@ -144,6 +144,7 @@ struct VolumeConfig {
 struct DecodeConfig {
     unsigned area_units{};
     double threshold{};
+    bool own_write{};
     double free_fraction{};  // 0: no DECODE layout (plain RAID 0) unless volume.decode
 };
 

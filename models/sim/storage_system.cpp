@@ -49,6 +49,7 @@ controller::DecodeParams decode_params(const SimConfig& config)
     p.free_fraction = config.decode.free_fraction;
     p.area_units = config.volume.decode ? config.decode.area_units : 0;  // 0: the layout only, nothing moves
     p.threshold = config.decode.threshold;
+    p.own_write = config.decode.own_write;
     const disk::DiskParams d = disk_params(config, 0);
     p.drive.zoned = d.model == disk::DiskModel::Zoned;
     p.drive.block_bytes = kVolumeBlockBytes;

@@ -67,7 +67,7 @@ for d in (a, b):
     d["results"].pop("wall_time_s")
 assert a == b, "a repeated run differs"
 r, c = a["results"], a["config"]
-assert c["volume"]["decode"] is True and c["decode"] == {"area_units": 10, "threshold": 0.5, "free_fraction": 0.125}, c
+assert c["volume"]["decode"] is True and c["decode"] == {"area_units": 10, "threshold": 0.5, "own_write": True, "free_fraction": 0.125}, c
 assert r["run_end"] == "completed" and r["completed_ios"] == r["issued_ios"] == 800
 v = r["volume"]
 assert v["decode_relocations"] > 0 and v["decode_in_place_writes"] > 0, v
@@ -76,7 +76,7 @@ PY
 ok "DECODE with writes: relocations and in-place writes counted, every I/O completes, byte-identical repeat"
 
 run --list-params
-for k in volume.decode decode.area_units decode.threshold decode.free_fraction workload.io_size_max workload.span_bytes; do
+for k in volume.decode decode.area_units decode.threshold decode.own_write decode.free_fraction workload.io_size_max workload.span_bytes; do
     grep -q "^$k " "$tmp/out" || fail "--list-params lacks $k"
 done
 ok "--list-params names the DECODE and workload-size keys"

@@ -50,6 +50,7 @@ DecodeParams params(double free_fraction, unsigned area)
     p.free_fraction = free_fraction;
     p.area_units = area;
     p.threshold = 0.5;
+    p.own_write = true;
     p.drive = fixed_drive();
     return p;
 }
@@ -124,6 +125,14 @@ TEST_CASE("decode layout: units of one write see the loads of the pieces already
     // Unit 4 is in row 1 (disks 3 and 2 free there) on disk 0.
     const Plan idle = decode.plan(false, 4 * kUnit, kUnit, DiskLoads(6, fixed_drive()));
     CHECK(idle.first == std::vector<MemberIo>{MemberIo{0, false, kUnit, kUnit}});
+    // With the bare loads (own_write off) 0 <= 0.5 x 0, and the same write moves to a free slot of row
+    // 1: disks 3 and 2 are free there and tie, so the lower, disk 2.
+    DecodeParams bare = params(2.0 / 6, 1);
+    bare.own_write = false;
+    DecodeLayout moving(kGeometry, bare);
+    const Plan moved = moving.plan(false, 4 * kUnit, kUnit, DiskLoads(6, fixed_drive()));
+    CHECK(moved.first == std::vector<MemberIo>{MemberIo{2, false, kUnit, kUnit}});
+    CHECK(moving.relocations() == 1);
 }
 
 TEST_CASE("service estimate: seek over the cylinders from the previous command, half a revolution, transfer")

@@ -27,6 +27,7 @@ TEST_CASE("decode config: defaults, and free slots only with volume.decode unles
     CHECK_FALSE(plain.volume.decode);
     CHECK(plain.decode.area_units == 10);
     CHECK(plain.decode.threshold == 0.5);
+    CHECK(plain.decode.own_write);
     CHECK(plain.decode.free_fraction == 0.0);
     CHECK(plain.workload.io_size_max == 0);
     CHECK(plain.workload.span_bytes == 0);

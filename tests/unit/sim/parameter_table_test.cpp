@@ -56,7 +56,7 @@ const std::set<std::string> kSpecKeys = {
     "workload.type", "workload.queue_depth", "workload.io_size", "workload.read_fraction", "workload.rate_iops",
     "workload.measured_ios", "workload.warmup_ios", "workload.seed",
     "workload.lba", "volume.raid", "volume.stripe_kib", "volume.split_merge", "transport",  // issue 9: volumes
-    "volume.decode", "decode.area_units", "decode.threshold", "decode.free_fraction",  // issue 10: DECODE
+    "volume.decode", "decode.area_units", "decode.threshold", "decode.own_write", "decode.free_fraction",  // issue 10: DECODE
     "workload.io_size_max", "workload.span_bytes",
     "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "cmdf.impl", "rtl.clock_mhz", "rtl.lockstep",
     "sim.time_limit_s",
