@@ -23,14 +23,11 @@ SimConfig with(std::initializer_list<const char*> assignments)
 
 TEST_CASE("decode config: defaults, and free slots only with volume.decode unless given")
 {
-    const SimConfig plain = with({"volume.raid=raid0"});
-    CHECK_FALSE(plain.volume.decode);
-    CHECK(plain.decode.area_units == 10);
-    CHECK(plain.decode.threshold == 0.5);
-    CHECK(plain.decode.own_write);
-    CHECK(plain.decode.free_fraction == 0.0);
-    CHECK(plain.workload.io_size_max == 0);
-    CHECK(plain.workload.span_bytes == 0);
+    const auto plain = to_json(with({"volume.raid=raid0"}));
+    CHECK(plain["volume"]["decode"] == false);
+    CHECK(plain["decode"] == nlohmann::json{{"area_units", 10}, {"threshold", 0.5}, {"own_write", true}, {"free_fraction", 0.0}});
+    CHECK(plain["workload"]["io_size_max"] == 0);
+    CHECK(plain["workload"]["span_bytes"] == 0);
     CHECK(with({"volume.raid=raid0", "volume.decode=true"}).decode.free_fraction == 0.125);
     CHECK(with({"volume.raid=raid0", "decode.free_fraction=0.25"}).decode.free_fraction == 0.25);
     CHECK(with({"volume.raid=raid0", "volume.decode=true", "decode.free_fraction=0"}).decode.free_fraction == 0.0);
