@@ -72,6 +72,8 @@ struct InitiatorConfig : HbaConfig {
     hba::DmaPolicy dma_policy{};
     unsigned max_outstanding{};
     double task_set_full_retry_us{};
+    double exchange_timeout_ms{};
+    double abts_timeout_ms{};
     unsigned tx_fifo_frames{};
     unsigned cmd_fifo_frames{};
 };
@@ -84,6 +86,7 @@ struct TargetConfig : HbaConfig {
 struct DriverConfig {
     double arrival_us{};
     double completion_us{};
+    unsigned retries{};
 };
 
 struct DiskConfig {
