@@ -7,7 +7,8 @@ namespace fcal::hba {
 
 TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
     : sc_module(name), disk("disk"), params_(params), port_(port), cpu_("processor"), frame_proc_("frame_proc"),
-      dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); })
+      dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); }),
+      timers_("timers", [this](std::uint64_t key) { data_timeout(key); })
 {
     port_.set_user(this);
 }
@@ -45,6 +46,7 @@ void TargetHba::handle(const fcp::FcFrame& f)
         Active a;
         a.exchange = std::make_unique<fcp::Exchange>(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes, params_.block_bytes));
         a.serial = ++last_serial_;
+        a.timer = timers_.none();
         const std::uint64_t serial = a.serial;
         Active& x = exchanges_.emplace(rx_id, std::move(a)).first->second;
         // The command reaches the disk controller as a single frame transfer, then executes.
@@ -94,6 +96,8 @@ void TargetHba::handle(const fcp::FcFrame& f)
         Active* x = live(rx_id, serial);
         if (!burst_done || !x) return;
         x->burst_transfer = 0;
+        timers_.cancel(x->timer);
+        x->timer = timers_.none();
         if (x->exchange->bytes_remaining_to_request() > 0)
             send_xfer_rdy(rx_id);
         else
@@ -215,12 +219,15 @@ void TargetHba::send_xfer_rdy(std::uint16_t rx_id)
         auto frame = a->exchange->make_xfer_rdy();
         const fcp::FcFrame& x = fcp::fc_frame_of(*frame);
         a->burst_end = x.xfer_rdy.relative_offset + x.xfer_rdy.burst_length;
+        // The burst must come within data_timeout, or the exchange is dropped (its disk slot freed).
+        a->timer = timers_.start(params_.data_timeout, std::uint64_t{serial} << 16 | rx_id);
         port_.queue_frame(frame);
     });
 }
 
 void TargetHba::send_response(std::uint16_t rx_id)
 {
+    timers_.cancel(active(rx_id).timer);
     port_.queue_frame(active(rx_id).exchange->make_response());
     exchanges_.erase(rx_id);
 }
@@ -233,18 +240,37 @@ void TargetHba::send_response(std::uint16_t rx_id)
 void TargetHba::abort_exchange(const fcp::FcFrame& abts)
 {
     ++aborts_received_;
-    for (auto it = exchanges_.begin(); it != exchanges_.end(); ++it) {
-        const fcp::ExchangeSpec& spec = it->second.exchange->spec();
-        if (spec.ox_id != abts.ox_id || fcp::private_loop_address(spec.initiator) != abts.s_id) continue;
-        const std::uint16_t rx_id = it->first;
-        for (std::uint64_t t : it->second.transfers) dma_.cancel_transfer(t);
-        if (it->second.at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
-        exchanges_.erase(it);
-        aborted_.insert(rx_id);
-        break;
+    for (auto& [rx_id, a] : exchanges_) {
+        const fcp::ExchangeSpec& spec = a.exchange->spec();
+        if (spec.ox_id == abts.ox_id && fcp::private_loop_address(spec.initiator) == abts.s_id) {
+            drop(rx_id);
+            break;
+        }
     }
     const auto ba_acc = fcp::make_ba_acc(abts);
     cpu_.run(params_.xfer_rdy_or_rsp, [this, ba_acc] { port_.queue_frame(ba_acc); });
+}
+
+// The exchange stops here: its DMA transfers and pending steps are dropped, the disk drops its
+// command, and frames that still come for it are counted as late.
+void TargetHba::drop(std::uint16_t rx_id)
+{
+    Active& a = active(rx_id);
+    timers_.cancel(a.timer);
+    for (std::uint64_t t : a.transfers) dma_.cancel_transfer(t);
+    if (a.at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
+    exchanges_.erase(rx_id);
+    aborted_.insert(rx_id);
+}
+
+// A write burst did not come in time (its FCP_XFER_RDY or data were lost, and so was the ABTS, or
+// the initiator gave up): the target drops the exchange on its own.
+void TargetHba::data_timeout(std::uint64_t key)
+{
+    const auto rx_id = static_cast<std::uint16_t>(key & 0xFFFF);
+    active(rx_id).timer = timers_.none();
+    ++data_timeouts_;
+    drop(rx_id);
 }
 
 }  // namespace fcal::hba

@@ -13,7 +13,8 @@
 //          is in, tell the disk (WriteDataIn); when the disk reports it done, build FCP_RSP.
 // Building an FCP_XFER_RDY or FCP_RSP takes rsp_gen on the main processor.
 // ABTS (docs/model.md, "Faults and recovery: FCP recovery"): the exchange is dropped wherever it is,
-//   the disk told to drop its command (kind Abort), and BA_ACC built (rsp_gen) and sent.
+//   the disk told to drop its command (kind Abort), and BA_ACC built (rsp_gen) and sent. A write whose
+//   burst has not all come within data_timeout of its FCP_XFER_RDY is dropped the same way, unasked.
 #include <map>
 #include <memory>
 #include <set>
@@ -23,6 +24,7 @@
 #include "fcp/exchange.hpp"
 #include "disk/disk_command.hpp"
 #include "hba/dma_engine.hpp"
+#include "hba/exchange_timers.hpp"
 #include "hba/hba_params.hpp"
 #include "hba/service_queue.hpp"
 #include "loop/lport.hpp"
@@ -46,6 +48,8 @@ public:
     // aborted.
     std::uint64_t aborts_received() const { return aborts_received_; }
     std::uint64_t late_frames() const { return late_frames_; }
+    // Writes dropped because a burst's data did not come within data_timeout.
+    std::uint64_t data_timeouts() const { return data_timeouts_; }
     // Write data frames dropped because an earlier one of their exchange never came.
     std::uint64_t sequence_errors() const { return sequence_errors_; }
     loop::LPort& port() { return port_; }
@@ -60,12 +64,15 @@ private:
         bool at_disk = false;           // the disk accepted its command
         bool broken = false;            // a write data frame went missing: the rest is dropped
         std::vector<std::uint64_t> transfers;  // its DMA transfers, dropped on abort
+        ExchangeTimers::Handle timer;   // write: waiting for a burst's data (data_timeout)
     };
     // Work scheduled for an exchange names it by RX_ID and serial: when it comes due, the exchange
     // may have been aborted (nullptr) and its RX_ID even reused.
     Active* live(std::uint16_t rx_id, std::uint64_t serial);
     std::uint64_t new_transfer(Active& a);
     void abort_exchange(const fcp::FcFrame& abts);
+    void drop(std::uint16_t rx_id);
+    void data_timeout(std::uint64_t key);
     void handle(const fcp::FcFrame& frame);
     void start_command(std::uint16_t rx_id);
     bool disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind);
@@ -85,7 +92,8 @@ private:
     std::uint16_t last_rx_id_ = 0;
     std::uint64_t last_serial_ = 0;
     std::set<std::uint16_t> aborted_;  // RX_IDs aborted and not yet reused
-    std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0;
+    std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0, data_timeouts_ = 0;
+    ExchangeTimers timers_;
 };
 
 }  // namespace fcal::hba

@@ -664,6 +664,8 @@ ParameterTable fcal_parameters()
     t.add(non_negative("target.dma_sched_us", 15.5, "us", "DMA scheduler overhead per transfer"));
     t.add(non_negative("target.frame_proc_ns", 400.0, "ns", "processing of each incoming frame"));
     t.add(non_negative("target.sft_us", 20.2, "us", "single-frame transfer between the interface and the disk controller"));
+    t.add(positive("target.data_timeout_ms", 60000.0, "ms",
+                   "a write whose burst has not all come this long after its XFER_RDY is dropped and its disk slot freed"));
     t.add(bytes("target.burst_bytes", 0, 0, kGi,
                 "data a disk moves per XFER_RDY or read connection; 0 = the whole transfer at once"));
 

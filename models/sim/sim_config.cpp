@@ -203,6 +203,7 @@ SimConfig build_config(const ParameterTable& t)
     read_hba(t, "target", c.target);
     c.target.rsp_gen_us = t.get_real("target.rsp_gen_us");
     c.target.burst_bytes = t.get_bytes("target.burst_bytes");
+    c.target.data_timeout_ms = t.get_real("target.data_timeout_ms");
 
     c.driver.arrival_us = t.get_real("driver.arrival_us");
     c.driver.completion_us = t.get_real("driver.completion_us");
@@ -305,6 +306,7 @@ nlohmann::json to_json(const SimConfig& c)
     write_hba(c.target, tgt);
     tgt["rsp_gen_us"] = c.target.rsp_gen_us;
     tgt["burst_bytes"] = c.target.burst_bytes;
+    tgt["data_timeout_ms"] = c.target.data_timeout_ms;
 
     j["driver"] = {{"arrival_us", c.driver.arrival_us}, {"completion_us", c.driver.completion_us}};
     j["driver"]["retries"] = c.driver.retries;

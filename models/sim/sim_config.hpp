@@ -81,6 +81,7 @@ struct InitiatorConfig : HbaConfig {
 struct TargetConfig : HbaConfig {
     double rsp_gen_us{};
     std::uint64_t burst_bytes{};  // 0 = the whole transfer
+    double data_timeout_ms{};
 };
 
 struct DriverConfig {

@@ -159,9 +159,9 @@ void StorageSystem::build_loop()
 
     for (unsigned d = 0; d < disks; ++d) {
         const std::string n = std::to_string(d);
-        targets_.push_back(std::make_unique<hba::TargetHba>(("target" + n).c_str(),
-                                                            hba_params(config, config.target, config.target.rsp_gen_us, config.target.burst_bytes, hba::DmaPolicy::Fcfs),
-                                                            *loop_->find(disk_al_pas_[d])));
+        hba::HbaParams tp = hba_params(config, config.target, config.target.rsp_gen_us, config.target.burst_bytes, hba::DmaPolicy::Fcfs);
+        tp.data_timeout = sc_time(config.target.data_timeout_ms, sc_core::SC_MS);
+        targets_.push_back(std::make_unique<hba::TargetHba>(("target" + n).c_str(), tp, *loop_->find(disk_al_pas_[d])));
         disks_.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), disk_params(config, d)));
         targets_.back()->disk.bind(disks_.back()->socket);
     }
@@ -322,16 +322,18 @@ nlohmann::json StorageSystem::results() const
     if (initiator_) {
         j["tx_frames_held"] = initiator_->frames_held();
         j["task_set_full_retries"] = initiator_->task_set_full_retries();
-        std::uint64_t late = initiator_->late_frames(), sequence_errors = initiator_->sequence_errors();
+        std::uint64_t late = initiator_->late_frames(), sequence_errors = initiator_->sequence_errors(), data_timeouts = 0;
         for (const auto& t : targets_) {
             late += t->late_frames();
             sequence_errors += t->sequence_errors();
+            data_timeouts += t->data_timeouts();
         }
         j["aborts"] = initiator_->aborts();
         j["ba_acc_received"] = initiator_->ba_acc_received();
         j["abts_timeouts"] = initiator_->abts_timeouts();
         j["late_frames"] = late;
         j["sequence_errors"] = sequence_errors;
+        j["data_timeouts"] = data_timeouts;
     }
     j["disk_mechanics"] = disk_mechanics();
     // How the simulation itself ran (deterministic, for benchmarks): L_Port process activations and

@@ -69,6 +69,18 @@ for drop in ABTS:1 BA_ACC:1; do
 done
 ok "a lost ABTS or BA_ACC: the exchange is given up after the ABTS timeout, then retried"
 
+# --- 2b. a write's data and then its ABTS lost, on a disk with one queue slot: the target holds the
+# write (and the slot) until target.data_timeout_ms (30 ms) after its FCP_XFER_RDY, then drops it;
+# the retry meets TASK SET FULL until then, so it completes after at least 30 ms + the service.
+run "${one[@]}" --set workload.read_fraction=0 --set disk.queue_slots=1 --set target.data_timeout_ms=30 \
+    --test-drop-frame FCP_DATA:3 --test-drop-frame ABTS:1 --stats-json "$tmp/r.json"
+expect_rc 0 "lost write data and ABTS"
+check "$tmp/r.json" "lost write data and ABTS" \
+    "r['completed_ios'] == 1 and r['retries'] == 1 and r['abts_timeouts'] == 1 and r['data_timeouts'] == 1" \
+    "r['disk_mechanics']['commands_aborted'] == 1 and r['task_set_full_retries'] > 0" \
+    "r['max_response_us'] >= (30 + $service_ms) * 1e3" "r['max_response_us'] < (30 + $service_ms + 1.5) * 1e3"
+ok "a write whose data and ABTS were lost: the target drops it after target.data_timeout_ms, freeing the disk slot"
+
 # --- 3. every frame to the disk lost: each I/O fails after exactly driver.retries retries
 for retries in 3 1 0; do
     run "${one[@]}" --set workload.measured_ios=2 --set driver.retries=$retries --test-drop-disk 0 --stats-json "$tmp/r.json"
@@ -129,7 +141,7 @@ ok "a lost completion is still a deadlock (exit 3), even with a short exchange t
 
 # --- 8. bad values exit 2 naming the key; the defaults are listed
 for bad in initiator.exchange_timeout_ms=0 initiator.exchange_timeout_ms=-1 initiator.exchange_timeout_ms=1e20 \
-           initiator.abts_timeout_ms=0 initiator.abts_timeout_ms=1e20 driver.retries=-1 driver.retries=1001 driver.retries=1.5 \
+           initiator.abts_timeout_ms=0 initiator.abts_timeout_ms=1e20 target.data_timeout_ms=0 target.data_timeout_ms=1e20 driver.retries=-1 driver.retries=1001 driver.retries=1.5 \
            driver.retries=many; do
     run --set "$bad" --quiet
     expect_rc 2 "--set $bad"
@@ -138,9 +150,9 @@ done
 run --test-drop-frame FCP_DATA:0 --quiet
 expect_rc 2 "--test-drop-frame FCP_DATA:0"
 run --list-params
-for key in initiator.exchange_timeout_ms initiator.abts_timeout_ms driver.retries; do
+for key in initiator.exchange_timeout_ms initiator.abts_timeout_ms target.data_timeout_ms driver.retries; do
     grep -q "^$key " "$tmp/out" || fail "--list-params does not list $key"
 done
-ok "bad values of initiator.exchange_timeout_ms, initiator.abts_timeout_ms and driver.retries exit 2 naming the key"
+ok "bad values of the exchange, ABTS and data timeouts and of driver.retries exit 2 naming the key"
 
 echo "fcal-sim recovery: $checks checks passed"
