@@ -115,8 +115,8 @@ ok "timeout shorter than the service: all I/Os fail after 3 retries; late read d
 # --- 5. recovery under load (zoned disks, streaming reads, write cache, TASK SET FULL, RAID 1):
 # timeouts fire mid-transfer, the account balances and the run ends (exit 0)
 run --set disk.count=4 --set disk.model=zoned --set disk.write_cache=true --set disk.queue_slots=4 --set workload.queue_depth=8 \
-    --set workload.read_fraction=0.5 --set workload.measured_ios=300 --set workload.warmup_ios=0 \
-    --set initiator.exchange_timeout_ms=40 --set initiator.abts_timeout_ms=5 --test-drop-frame any:500 --quiet --stats-json "$tmp/r.json"
+    --set workload.read_fraction=0.5 --set workload.measured_ios=150 --set workload.warmup_ios=0 \
+    --set initiator.exchange_timeout_ms=40 --set initiator.abts_timeout_ms=5 --test-drop-frame any:300 --quiet --stats-json "$tmp/r.json"
 expect_rc 0 "zoned disks under load with a 40 ms exchange timeout"
 check "$tmp/r.json" "zoned disks under load" "r['aborts'] > 0 and r['retries'] > 0 and r['completed_ios'] > 0"
 run --set disk.count=2 --set volume.raid=raid1 --set workload.read_fraction=0.5 --set workload.measured_ios=6 --set workload.warmup_ios=0 \
