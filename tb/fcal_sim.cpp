@@ -1,25 +1,31 @@
 // fcal-sim: the simulator's command line. With no arguments it runs the baseline scenario
 // (docs/model.md, "The baseline scenario") and prints a readable summary.
 //
-// Exit codes: 0 all I/Os completed; 1 the time limit (sim.time_limit_s) stopped the run first;
+// Exit codes: 0 every I/O ended, completed or failed (docs/model.md, "Faults and recovery: FCP
+// recovery": failed I/Os are counted in the results, failed_ios, and named on stderr); 1 the time limit (sim.time_limit_s) stopped the run first;
 // 2 bad input (configuration key, value, file or output path; one line on stderr naming it, before
 // anything runs); 3 deadlock (I/Os outstanding and nothing left to happen; every port's state is
 // printed); 4 the RTL transmit queue (cmdf.impl=rtl) failed a check: an assertion inside it, an
 // answer naming no queued frame, or with rtl.lockstep a decision the reference model takes
 // differently (the first failure is printed); 5 internal error: an exception or SystemC error
-// escaped the model although the configuration passed every check (a bug; the message is printed).
+// escaped the model although the configuration passed every check, or the I/O account (issued =
+// completed + failed + outstanding, checked after every run) does not balance (a bug; the message is
+// printed).
 // No other code is returned: every exception is caught here.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "fcp/fc_frame.hpp"
 #include "hba/io_request.hpp"
 #include "loop/loop.hpp"
 #include "sim/parameter_table.hpp"
@@ -69,6 +75,12 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
                     static_cast<unsigned long long>(r["task_set_full_retries"].get<std::uint64_t>()));
     double tenancy = 0;
     for (const auto& p : r["ports"]) tenancy += p["tenancy_share"].get<double>();
+    if (r["aborts"].get<std::uint64_t>() > 0 || r["failed_ios"].get<std::uint64_t>() > 0)
+        std::printf("  recovery           %llu exchanges aborted, %llu retries, %llu I/Os failed, %llu late frames dropped\n",
+                    static_cast<unsigned long long>(r["aborts"].get<std::uint64_t>()),
+                    static_cast<unsigned long long>(r["retries"].get<std::uint64_t>()),
+                    static_cast<unsigned long long>(r["failed_ios"].get<std::uint64_t>()),
+                    static_cast<unsigned long long>(r["late_frames"].get<std::uint64_t>()));
     std::printf("  loop               owned %.1f%% of the time; simulated %.6f s in %.3f s wall\n", tenancy * 100,
                 r["sim_time_s"].get<double>(), r["wall_time_s"].get<double>());
 }
@@ -77,9 +89,11 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
 enum ExitCode : int { kCompleted = 0, kTimeLimit = 1, kBadInput = 2, kDeadlock = 3, kRtlError = 4, kInternalError = 5 };
 
 constexpr const char* kExitCodes =
-    "Exit codes: 0 every I/O completed; 1 sim.time_limit_s reached first; 2 bad input (key, value, file or output "
+    "Exit codes: 0 every I/O completed or failed (failed I/Os: failed_ios in the results, a line on stderr); "
+    "1 sim.time_limit_s reached first; 2 bad input (key, value, file or output "
     "path, named on stderr); 3 deadlock (I/Os outstanding, nothing left to happen); 4 the RTL transmit queue failed a "
-    "check (cmdf.impl=rtl); 5 internal error (an exception escaped the model: a bug).";
+    "check (cmdf.impl=rtl); 5 internal error (an exception escaped the model, or the I/O account issued = completed + "
+    "failed + outstanding does not balance: a bug).";
 
 // Opens an output before anything runs, so that an unwritable path is bad input found at once
 // (exit 2 naming the option and the path), not a SystemC error or a lost run afterwards.
@@ -105,6 +119,7 @@ public:
         if (seen_ == lose_) return;
         next_.io_complete(io);
     }
+    void io_aborted(hba::IoRequest* io, const std::string& reason) override { next_.io_aborted(io, reason); }
 
 private:
     hba::HbaCompletion& next_;
@@ -112,11 +127,92 @@ private:
     std::uint64_t seen_ = 0;
 };
 
+// Test-only frame loss between the loop and the HBAs, for the recovery tests
+// (tests/cli/fcal_sim_recovery.sh): a dropped frame is lost as one failing its CRC would be — its
+// buffer is freed at once (one delta later, outside the port's own processing) and the HBA never
+// sees it.
+//   --test-drop-frame KIND:N  drops the N-th frame of KIND (FCP_CMND, FCP_XFER_RDY, FCP_DATA, FCP_RSP,
+//                             ABTS, BA_ACC, or any) delivered to any HBA; repeatable;
+//   --test-drop-disk D        drops every frame delivered to disk D's HBA (0-based).
+class FrameDrop {
+public:
+    // "KIND:N"; throws sim::ConfigError naming the option.
+    void add_rule(const std::string& text)
+    {
+        const auto colon = text.find(':');
+        std::uint64_t nth = 0;
+        try {
+            std::size_t used = 0;
+            if (colon != std::string::npos) nth = std::stoull(text.substr(colon + 1), &used);
+            if (used == 0 || colon + 1 + used != text.size()) nth = 0;
+        } catch (const std::exception&) {
+            nth = 0;
+        }
+        const std::string kind = text.substr(0, colon);
+        bool known = kind == "any";
+        for (auto iu : {fcp::InformationUnit::Command, fcp::InformationUnit::XferRdy, fcp::InformationUnit::Data,
+                        fcp::InformationUnit::Response, fcp::InformationUnit::Abts, fcp::InformationUnit::BaAcc})
+            known = known || kind == fcp::to_string(iu);
+        if (!known || nth == 0) throw sim::ConfigError("--test-drop-frame: '" + text + "' is not KIND:N (N >= 1)");
+        rules_.emplace_back(kind, nth);
+    }
+    bool wanted(const fcp::FcFrame& f)
+    {
+        const std::uint64_t any = ++seen_["any"];
+        const std::uint64_t of_kind = ++seen_[fcp::to_string(f.iu)];
+        for (const auto& [kind, nth] : rules_)
+            if ((kind == "any" && nth == any) || (kind == fcp::to_string(f.iu) && nth == of_kind)) return true;
+        return false;
+    }
+
+private:
+    std::vector<std::pair<std::string, std::uint64_t>> rules_;
+    std::map<std::string, std::uint64_t> seen_;
+};
+
+class DroppingPortUser : public sc_core::sc_module, public loop::PortUser {
+public:
+    SC_HAS_PROCESS(DroppingPortUser);
+    DroppingPortUser(sc_core::sc_module_name name, loop::LPort& port, loop::PortUser& next, FrameDrop& drop, bool drop_all)
+        : sc_module(name), port_(port), next_(next), drop_(drop), drop_all_(drop_all)
+    {
+        port_.set_user(this);
+        SC_METHOD(release);
+        sensitive << release_event_;
+        dont_initialize();
+    }
+    void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override
+    {
+        if (!drop_.wanted(fcp::fc_frame_of(*frame)) && !drop_all_) {
+            next_.frame_received(std::move(frame));
+            return;
+        }
+        ++to_release_;
+        release_event_.notify(sc_core::SC_ZERO_TIME);
+    }
+    void frame_sent(const loop::LoopFrame& frame) override { next_.frame_sent(frame); }
+    void state_changed(loop::LpsmState from, loop::LpsmState to) override { next_.state_changed(from, to); }
+
+private:
+    void release()
+    {
+        for (; to_release_ > 0; --to_release_) port_.release_buffer();
+    }
+    loop::LPort& port_;
+    loop::PortUser& next_;
+    FrameDrop& drop_;
+    bool drop_all_;
+    unsigned to_release_ = 0;
+    sc_core::sc_event release_event_;
+};
+
 struct Options {
     std::string config_file, stats_json, trace_path, vcd_path, cdf_path;
     std::vector<std::string> sets;
     bool list = false, quiet = false;
     std::uint64_t lose_io = 0, throw_io = 0;  // test-only hooks
+    std::vector<std::string> drop_frames;
+    long long drop_disk = -1;
 };
 
 // The outputs, opened before the run.
@@ -163,6 +259,8 @@ int run_simulator(int argc, char* argv[])
     app.add_flag("--quiet", o.quiet, "no summary on stdout");
     app.add_option("--test-lose-io", o.lose_io, "test only: the N-th completion never reaches the driver")->group("");
     app.add_option("--test-throw-io", o.throw_io, "test only: the N-th completion throws")->group("");
+    app.add_option("--test-drop-frame", o.drop_frames, "test only: drop the N-th frame of KIND delivered to an HBA")->group("");
+    app.add_option("--test-drop-disk", o.drop_disk, "test only: drop every frame delivered to disk D's HBA")->group("");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -207,12 +305,33 @@ int run_simulator(int argc, char* argv[])
         hook = std::make_unique<CompletionHook>(system->driver(), o.lose_io, o.throw_io);
         system->initiator().set_completion(hook.get());
     }
+    FrameDrop drop;
+    std::vector<std::unique_ptr<DroppingPortUser>> droppers;
+    if (!o.drop_frames.empty() || o.drop_disk >= 0) {
+        try {
+            if (config.transport != sim::Transport::Loop) throw sim::ConfigError("--test-drop-frame/--test-drop-disk: need transport=loop");
+            if (o.drop_disk >= static_cast<long long>(config.disk.count))
+                throw sim::ConfigError("--test-drop-disk: no disk " + std::to_string(o.drop_disk));
+            for (const auto& rule : o.drop_frames) drop.add_rule(rule);
+        } catch (const sim::ConfigError& e) {
+            std::fprintf(stderr, "fcal-sim: %s\n", e.what());
+            return kBadInput;
+        }
+        hba::InitiatorHba& ini = system->initiator();
+        droppers.push_back(std::make_unique<DroppingPortUser>("drop_initiator", ini.port(), ini, drop, false));
+        for (unsigned d = 0; d < config.disk.count; ++d) {
+            hba::TargetHba& t = system->target(d);
+            droppers.push_back(std::make_unique<DroppingPortUser>(("drop_disk" + std::to_string(d)).c_str(), t.port(), t, drop,
+                                                                  o.drop_disk == static_cast<long long>(d)));
+        }
+    }
 
     const auto t0 = std::chrono::steady_clock::now();
     const sim::RunResult run = system->run();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     nlohmann::json results = system->results();
+    const std::string account = system->account_violation();
     results["wall_time_s"] = wall;
     results["run_end"] = run.end == sim::RunEnd::Completed   ? "completed"
                          : run.end == sim::RunEnd::TimeLimit ? "time_limit"
@@ -236,6 +355,10 @@ int run_simulator(int argc, char* argv[])
         }
     }
     if (!o.quiet && o.stats_json != "-") print_summary(config, results);
+    if (!account.empty()) {
+        std::fprintf(stderr, "fcal-sim: internal error: the I/O account does not balance: %s\n", account.c_str());
+        return kInternalError;
+    }
     if (run.end == sim::RunEnd::RtlError) {
         std::fprintf(stderr, "fcal-sim: %s", run.diagnosis.c_str());
         return kRtlError;
@@ -248,6 +371,11 @@ int run_simulator(int argc, char* argv[])
         std::fprintf(stderr, "fcal-sim: sim.time_limit_s reached before all I/Os completed\n%s", run.diagnosis.c_str());
         return kTimeLimit;
     }
+    // Failed I/Os end the run like completed ones (exit 0), but not silently.
+    const auto failed = results["failed_ios"].get<std::uint64_t>();
+    if (failed > 0)
+        std::fprintf(stderr, "fcal-sim: %llu I/Os failed after %u retries each; the first: %s\n", static_cast<unsigned long long>(failed),
+                     config.driver.retries, results["failures"][0].get<std::string>().c_str());
     return kCompleted;
 }
 

@@ -86,18 +86,22 @@ void VolumeController::member_done(hba::IoRequest* sub)
     --outstanding_.at(sub->disk);
     if (loads_) loads_->completed(sub->id);
     sub->completed = sc_core::sc_time_stamp();
-    if (on_member_) on_member_(*sub);
+    Active& a = active_.at(key);
+    // A failed member command (docs/model.md, "Faults and recovery: FCP recovery") fails its request,
+    // once the phase's other commands are back; a RAID 5 write's second phase is then not sent.
+    if (sub->failed() && a.failure.empty()) a.failure = "member disk " + std::to_string(sub->disk) + ": " + sub->failure;
+    if (!sub->failed() && on_member_) on_member_(*sub);
     free_.push_back(sub);
 
-    Active& a = active_.at(key);
     if (--a.pending > 0) return;
-    if (!a.second.empty()) {
+    if (!a.second.empty() && a.failure.empty()) {
         const std::vector<MemberIo> writes = std::move(a.second);
         a.second.clear();
         send(key, a, writes);
         return;
     }
     hba::IoRequest* request = a.request;
+    request->failure = a.failure;
     active_.erase(key);
     request->completed = sc_core::sc_time_stamp();
     if (on_complete_) on_complete_(request);

@@ -70,6 +70,7 @@ private:
         hba::IoRequest* request = nullptr;
         std::vector<MemberIo> second;  // sent once the first phase is done
         std::size_t pending = 0;       // commands of the current phase not yet complete
+        std::string failure;           // a member command failed: so does the request
     };
 
     void start(hba::IoRequest* request);

@@ -75,6 +75,8 @@ void Disk::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
         }
         if (cmd->kind == CommandKind::New)
             new_command(trans, *cmd, delay);
+        else if (cmd->kind == CommandKind::Abort)
+            abort_command(trans, *cmd);
         else
             write_data_in(trans, *cmd, delay);
     } else if (address >= kDiskBufferBase) {
@@ -140,6 +142,38 @@ void Disk::write_data_in(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
     }
     ready_.push_back(task);
     if (!busy_) start_next();
+}
+
+void Disk::abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd)
+{
+    const std::uint64_t tag = cmd.tag;
+    bool held = writes_waiting_.erase(tag) > 0;
+    const auto queued = std::find_if(ready_.begin(), ready_.end(), [tag](const Task& t) { return t.tag == tag && t.done; });
+    if (queued != ready_.end()) {
+        ready_.erase(queued);
+        held = true;
+    }
+    const bool in_service = busy_ && current_.done && current_.tag == tag;
+    if (in_service) {
+        // The actuator abandons the operation; a media step under way never reaches the buffer.
+        done_event_.cancel();
+        if (sc_time_stamp() > started_) stats_.busy_time += sc_time_stamp() - started_;
+        if (streaming_ && !paused_ && step_bytes_ > 0) buffer_used_ -= step_bytes_;
+        busy_ = streaming_ = paused_ = false;
+        step_bytes_ = 0;
+        held = true;
+    }
+    const auto b = buffers_.find(tag);
+    if (b != buffers_.end()) {
+        if (streams()) buffer_used_ -= b->second.media - b->second.taken;
+        buffers_.erase(b);
+    }
+    if (held) {
+        --slots_used_;
+        ++stats_.commands_aborted;
+    }
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (in_service) start_next();
 }
 
 void Disk::move_data(tlm::tlm_generic_payload& trans, const sc_time& delay)

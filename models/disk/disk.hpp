@@ -64,6 +64,7 @@ struct DiskStats {
     std::uint64_t commands_accepted = 0;
     std::uint64_t commands_rejected = 0;    // TASK SET FULL: every queue slot was taken
     std::uint64_t commands_served = 0;      // disk_ready called
+    std::uint64_t commands_aborted = 0;     // dropped while holding a slot (CommandKind::Abort)
     std::uint64_t reads_served = 0;
     std::uint64_t writes_served = 0;
     std::uint64_t writes_cached = 0;        // write-back: complete before their media write
@@ -114,6 +115,7 @@ private:
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     void new_command(tlm::tlm_generic_payload& trans, DiskCommand& cmd, const sc_core::sc_time& delay);
     void write_data_in(tlm::tlm_generic_payload& trans, const DiskCommand& cmd, const sc_core::sc_time& delay);
+    void abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd);
     void move_data(tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay);
     void start_next();
     std::size_t pick() const;

@@ -11,6 +11,10 @@
 //   (the initiator must answer its initiator with TASK SET FULL; the disk keeps nothing). A read may
 //   be served at once; a write waits for its data.
 // - kind WriteDataIn: all data of the write `tag` is in the disk's buffer; the disk may now write it.
+// - kind Abort: the initiator aborted the command `tag` (docs/model.md, "Faults and recovery: FCP
+//   recovery"). The disk drops it wherever it is — waiting for its data, queued, in service (the
+//   actuator stops), or done with read data still in the buffer — frees its slot and buffer space,
+//   and never calls back for it. A tag the disk holds nothing of is answered OK all the same.
 // Malformed transactions get TLM_COMMAND_ERROR_RESPONSE (unknown tag, wrong kind, no extension).
 //
 // Data phase: plain READ/WRITE payloads at buffer_address(tag, offset), the command's bytes in the
@@ -44,7 +48,7 @@ public:
     virtual void read_data(std::uint64_t /*tag*/, std::uint32_t /*bytes*/) {}
 };
 
-enum class CommandKind { New, WriteDataIn };
+enum class CommandKind { New, WriteDataIn, Abort };
 enum class CommandStatus { Accepted, TaskSetFull };
 
 struct DiskCommand : tlm::tlm_extension<DiskCommand> {

@@ -12,6 +12,8 @@ const char* to_string(InformationUnit iu)
     case InformationUnit::XferRdy: return "FCP_XFER_RDY";
     case InformationUnit::Data: return "FCP_DATA";
     case InformationUnit::Response: return "FCP_RSP";
+    case InformationUnit::Abts: return "ABTS";
+    case InformationUnit::BaAcc: return "BA_ACC";
     }
     throw std::logic_error("unknown information unit");
 }
@@ -40,6 +42,8 @@ std::uint8_t FcFrame::r_ctl() const
     case InformationUnit::XferRdy: return 0x05;
     case InformationUnit::Data: return 0x01;
     case InformationUnit::Response: return 0x07;
+    case InformationUnit::Abts: return 0x81;
+    case InformationUnit::BaAcc: return 0x84;
     }
     throw std::logic_error("unknown information unit");
 }

@@ -17,8 +17,10 @@ constexpr std::uint8_t kTypeFcp = 0x08;
 // not yet chosen one.
 constexpr std::uint16_t kUnassignedId = 0xFFFF;
 
-enum class InformationUnit : std::uint8_t { Command, XferRdy, Data, Response };
-const char* to_string(InformationUnit iu);  // "FCP_CMND", "FCP_XFER_RDY", "FCP_DATA", "FCP_RSP"
+// Abts and BaAcc are no FCP information units but the basic link service frames that abort an
+// exchange (fcp/basic_link_service.hpp); they share the frame so that the HBAs tell them apart here.
+enum class InformationUnit : std::uint8_t { Command, XferRdy, Data, Response, Abts, BaAcc };
+const char* to_string(InformationUnit iu);  // "FCP_CMND", "FCP_XFER_RDY", "FCP_DATA", "FCP_RSP", "ABTS", "BA_ACC"
 
 enum class DataDirection : std::uint8_t { Read, Write };
 const char* to_string(DataDirection d);  // "read", "write"
@@ -78,7 +80,7 @@ struct FcFrame : loop::FrameContent {
     FcpResponse response;
 
     // Routing 0000 (FC-4 device data) with FCP's information category: unsolicited command 6, data
-    // descriptor 5, solicited data 1, command status 7.
+    // descriptor 5, solicited data 1, command status 7; basic link services ABTS 0x81, BA_ACC 0x84.
     std::uint8_t r_ctl() const;
     // The 24-bit F_CTL word, with the relative-offset-present bit for data and the fill-byte count
     // for payloads that are not a whole number of words.

@@ -1,5 +1,6 @@
 #include "hba/dma_engine.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fcal::hba {
@@ -21,6 +22,21 @@ void DmaEngine::request(DmaJob job)
     else
         per_transfer_[job.transfer].push_back(std::move(job));
     if (!busy_) start_next();
+}
+
+void DmaEngine::cancel_transfer(std::uint64_t transfer)
+{
+    if (busy_ && current_.transfer == transfer) current_.done = nullptr;
+    std::size_t dropped = 0;
+    const auto queue = per_transfer_.find(transfer);
+    if (queue != per_transfer_.end()) {
+        dropped += queue->second.size();
+        per_transfer_.erase(queue);
+    }
+    const auto kept = std::remove_if(fifo_.begin(), fifo_.end(), [transfer](const DmaJob& j) { return j.transfer == transfer; });
+    dropped += static_cast<std::size_t>(fifo_.end() - kept);
+    fifo_.erase(kept, fifo_.end());
+    waiting_ -= dropped;
 }
 
 bool DmaEngine::pick(DmaJob& out)

@@ -44,6 +44,9 @@ public:
     DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport);
 
     void request(DmaJob job);
+    // Drops the transfer's jobs still waiting; the one in progress, if any, runs to its end without
+    // its `done` (an aborted exchange: docs/model.md, "Faults and recovery: FCP recovery").
+    void cancel_transfer(std::uint64_t transfer);
     std::uint64_t new_transfer() { return ++last_transfer_; }
     double busy_s() const { return busy_s_; }
     std::size_t waiting() const { return waiting_; }

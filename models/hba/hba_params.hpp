@@ -20,6 +20,9 @@ struct HbaParams {
     std::uint32_t block_bytes{};          // the disks' logical block: unit of the CDB's LBA and length
     CommandFirst cmdf;                    // initiator: the Command-First Algorithm's switches
     sc_core::sc_time task_set_full_retry; // initiator: wait before reissuing a command refused with TASK SET FULL
+    sc_core::sc_time exchange_timeout;    // initiator: an exchange not complete by then is aborted (ABTS)
+    sc_core::sc_time abts_timeout;        // initiator: wait for BA_ACC before giving the exchange up
+    sc_core::sc_time data_timeout;        // target: a write burst not in by then drops the exchange
 };
 
 }  // namespace fcal::hba

@@ -2,6 +2,7 @@
 // One host I/O as it travels workload -> driver -> initiator HBA -> loop -> target HBA -> disk and
 // back. Owned by whoever issued it (the workload); the layers below only keep pointers.
 #include <cstdint>
+#include <string>
 #include <systemc>
 
 #include "phy/al_pa.hpp"
@@ -18,7 +19,12 @@ struct IoRequest {
     // Timestamps, filled in on the way.
     sc_core::sc_time issued;         // the workload created it
     sc_core::sc_time to_hba;         // the driver handed it to the HBA
-    sc_core::sc_time completed;      // the driver reported it complete
+    sc_core::sc_time completed;      // the driver reported it complete (or failed)
+    // Recovery (docs/model.md, "Faults and recovery: FCP recovery"): times the driver reissued it
+    // after an abort, and, once it has failed for good, why (empty: it completed).
+    unsigned retries = 0;
+    std::string failure;
+    bool failed() const { return !failure.empty(); }
 };
 
 // The initiator HBA as the device driver sees it.
@@ -33,6 +39,9 @@ class HbaCompletion {
 public:
     virtual ~HbaCompletion() = default;
     virtual void io_complete(IoRequest* io) = 0;
+    // The HBA aborted the I/O's exchange (it did not complete in time) and holds nothing of it any
+    // more; `reason` says what was missing.
+    virtual void io_aborted(IoRequest* io, const std::string& reason) = 0;
 };
 
 }  // namespace fcal::hba

@@ -12,13 +12,19 @@
 //          buffer (overhead once per burst); burst complete -> next FCP_XFER_RDY, or, when all data
 //          is in, tell the disk (WriteDataIn); when the disk reports it done, build FCP_RSP.
 // Building an FCP_XFER_RDY or FCP_RSP takes rsp_gen on the main processor.
+// ABTS (docs/model.md, "Faults and recovery: FCP recovery"): the exchange is dropped wherever it is,
+//   the disk told to drop its command (kind Abort), and BA_ACC built (rsp_gen) and sent. A write whose
+//   burst has not all come within data_timeout of its FCP_XFER_RDY is dropped the same way, unasked.
 #include <map>
 #include <memory>
+#include <set>
+#include <vector>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "fcp/exchange.hpp"
 #include "disk/disk_command.hpp"
 #include "hba/dma_engine.hpp"
+#include "hba/exchange_timers.hpp"
 #include "hba/hba_params.hpp"
 #include "hba/service_queue.hpp"
 #include "loop/lport.hpp"
@@ -38,6 +44,14 @@ public:
     std::size_t open_exchanges() const { return exchanges_.size(); }
     // Commands answered TASK SET FULL because the disk had no free queue slot.
     std::uint64_t task_set_full() const { return task_set_full_; }
+    // Recovery: ABTS received (each answered BA_ACC); frames dropped because their exchange had been
+    // aborted.
+    std::uint64_t aborts_received() const { return aborts_received_; }
+    std::uint64_t late_frames() const { return late_frames_; }
+    // Writes dropped because a burst's data did not come within data_timeout.
+    std::uint64_t data_timeouts() const { return data_timeouts_; }
+    // Write data frames dropped because an earlier one of their exchange never came.
+    std::uint64_t sequence_errors() const { return sequence_errors_; }
     loop::LPort& port() { return port_; }
 
 private:
@@ -46,7 +60,19 @@ private:
         std::uint64_t burst_transfer = 0;
         std::uint32_t burst_end = 0;  // write: offset the current burst ends at
         std::uint32_t read_queued = 0;  // read: bytes handed to the DMA engine
+        std::uint64_t serial = 0;       // this HBA's number for the exchange, never reused
+        bool at_disk = false;           // the disk accepted its command
+        bool broken = false;            // a write data frame went missing: the rest is dropped
+        std::vector<std::uint64_t> transfers;  // its DMA transfers, dropped on abort
+        ExchangeTimers::Handle timer;   // write: waiting for a burst's data (data_timeout)
     };
+    // Work scheduled for an exchange names it by RX_ID and serial: when it comes due, the exchange
+    // may have been aborted (nullptr) and its RX_ID even reused.
+    Active* live(std::uint16_t rx_id, std::uint64_t serial);
+    std::uint64_t new_transfer(Active& a);
+    void abort_exchange(const fcp::FcFrame& abts);
+    void drop(std::uint16_t rx_id);
+    void data_timeout(std::uint64_t key);
     void handle(const fcp::FcFrame& frame);
     void start_command(std::uint16_t rx_id);
     bool disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind);
@@ -64,6 +90,10 @@ private:
     std::map<std::uint16_t, Active> exchanges_;  // by RX_ID
     std::uint64_t task_set_full_ = 0;
     std::uint16_t last_rx_id_ = 0;
+    std::uint64_t last_serial_ = 0;
+    std::set<std::uint16_t> aborted_;  // RX_IDs aborted and not yet reused
+    std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0, data_timeouts_ = 0;
+    ExchangeTimers timers_;
 };
 
 }  // namespace fcal::hba

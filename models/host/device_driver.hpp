@@ -10,11 +10,17 @@
 // processed the completion), then queues for completion processing, after which the workload's
 // callback sees it.
 //
+// Recovery (docs/model.md, "Faults and recovery: FCP recovery"): an I/O whose exchange the HBA
+// aborted frees its slot like a completion and queues for completion processing, at whose end it is
+// issued again (back through the FIFO when the HBA is full) if it has been retried fewer than
+// `retries` times, else reported to the workload as failed, with the reason.
+//
 // Reentrancy: the HBA's submit() may be called from inside its own io_complete() call, and the
 // completion callback may call submit() again.
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <string>
 #include <systemc>
 
 #include "hba/io_request.hpp"
@@ -28,6 +34,7 @@ struct DeviceDriverParams {
     double arrival_processing_s{};
     double completion_processing_s{};
     unsigned max_outstanding{};  // requests in the HBA at once
+    unsigned retries{};          // reissues of an I/O after aborts before it fails
 };
 
 // Throws std::invalid_argument naming the offending field.
@@ -45,10 +52,15 @@ public:
     void submit(hba::IoRequest* io) override;
     // From the HBA.
     void io_complete(hba::IoRequest* io) override;
+    void io_aborted(hba::IoRequest* io, const std::string& reason) override;
 
     const DeviceDriverParams& params() const { return params_; }
     std::uint64_t submitted() const { return submitted_; }
     std::uint64_t completed() const { return completed_; }
+    std::uint64_t failed() const { return failed_; }
+    std::uint64_t retries() const { return retries_; }  // reissues after aborts
+    // Every request the driver holds: on its CPU, waiting for a slot, or in the HBA.
+    std::size_t holding() const { return arrivals_on_cpu_ + waiting_.size() + in_hba_ + completions_on_cpu_; }
     std::size_t in_hba() const { return in_hba_; }               // outstanding in the HBA
     std::size_t waiting() const { return waiting_.size(); }      // processed, waiting for a slot
     std::size_t in_arrival_processing() const { return arrivals_on_cpu_; }  // queued or on the CPU
@@ -56,15 +68,19 @@ public:
     std::size_t max_waiting() const { return max_waiting_; }
 
 private:
+    enum class JobKind { Arrival, Completion, Abort };
     struct Job {
         hba::IoRequest* io = nullptr;
-        bool completion = false;
+        JobKind kind = JobKind::Arrival;
+        std::string reason;  // Abort
     };
 
     void enqueue(const Job& job);
     void start_cpu();
     void cpu_done();  // SC_METHOD on cpu_event_
     void to_hba(hba::IoRequest* io);
+    void free_slot();
+    void dispatch(hba::IoRequest* io);  // to the HBA, or to the FIFO
 
     DeviceDriverParams params_;
     sc_core::sc_time arrival_time_;
@@ -79,6 +95,8 @@ private:
 
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;
+    std::uint64_t failed_ = 0;
+    std::uint64_t retries_ = 0;
     std::size_t in_hba_ = 0;
     std::size_t arrivals_on_cpu_ = 0;
     std::size_t completions_on_cpu_ = 0;

@@ -81,9 +81,16 @@ bool Workload::issue(unsigned disk)
 
 void Workload::complete(hba::IoRequest* io)
 {
-    ++completed_;
     --outstanding_per_disk_.at(io->disk);
-    if (on_completed_) on_completed_(*io);
+    if (io->failed()) {
+        ++failed_;
+        if (failures_.size() < kMaxFailuresKept)
+            failures_.push_back("I/O " + std::to_string(io->id) + " (disk " + std::to_string(io->disk) + ", " +
+                                (io->read ? "read" : "write") + "): " + io->failure);
+    } else {
+        ++completed_;
+        if (on_completed_) on_completed_(*io);
+    }
     after_completion(*io);
     free_.push_back(io);
     report_done_if_finished();
@@ -91,7 +98,7 @@ void Workload::complete(hba::IoRequest* io)
 
 void Workload::report_done_if_finished()
 {
-    if (done_reported_ || !all_issued() || completed_ < issued_) return;
+    if (done_reported_ || !all_issued() || completed_ + failed_ < issued_) return;
     done_reported_ = true;
     if (on_done_) on_done_();
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -49,7 +50,9 @@ public:
     using IoCallback = std::function<void(const hba::IoRequest&)>;
     using DoneCallback = std::function<void()>;
 
-    // Every completed I/O, in completion order (the statistics layer records them).
+    // Every completed I/O, in completion order (the statistics layer records them). A failed I/O
+    // (docs/model.md, "Faults and recovery: FCP recovery") is not completed: it is counted apart and
+    // makes room for the next I/O like a completion.
     void on_completed(IoCallback callback) { on_completed_ = std::move(callback); }
     // Once all total_ios are complete (the simulator stops there).
     void on_done(DoneCallback callback) { on_done_ = std::move(callback); }
@@ -57,10 +60,17 @@ public:
     const WorkloadParams& params() const { return params_; }
     std::uint64_t issued() const { return issued_; }
     std::uint64_t completed() const { return completed_; }
-    std::uint64_t outstanding() const { return issued_ - completed_; }
+    std::uint64_t failed() const { return failed_; }
+    // The first kMaxFailuresKept failed I/Os, "I/O <id> (disk <d>, read|write): <reason>".
+    const std::vector<std::string>& failures() const { return failures_; }
+    static constexpr std::size_t kMaxFailuresKept = 10;
+    std::uint64_t outstanding() const { return issued_ - completed_ - failed_; }
+    // Requests handed below and not yet back (completed or failed), counted from the pool: for the
+    // I/O account (issued = completed + failed + outstanding).
+    std::uint64_t requests_out() const { return pool_.size() - free_.size(); }
     std::uint64_t outstanding(unsigned disk) const { return outstanding_per_disk_.at(disk); }
     std::uint64_t reads_issued() const { return reads_issued_; }
-    bool finished() const { return completed_ == params_.total_ios; }
+    bool finished() const { return completed_ + failed_ == params_.total_ios; }
 
 protected:
     Workload(sc_core::sc_module_name name, IoTarget& driver, const WorkloadParams& params);
@@ -87,6 +97,8 @@ private:
     std::vector<std::uint64_t> next_lba_;  // sequential pattern, per disk
     std::uint64_t issued_ = 0;
     std::uint64_t completed_ = 0;
+    std::uint64_t failed_ = 0;
+    std::vector<std::string> failures_;
     std::uint64_t reads_issued_ = 0;
     bool done_reported_ = false;
     IoCallback on_completed_;

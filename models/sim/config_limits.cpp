@@ -67,6 +67,9 @@ void check_delays(const SimConfig& c, bool loop_length_given)
     check_hba("initiator", c.initiator, c.workload.io_size);
     check_time("initiator.xfer_rdy_us", c.initiator.xfer_rdy_us, "us", 1e-6);
     check_time("initiator.task_set_full_retry_us", c.initiator.task_set_full_retry_us, "us", 1e-6);
+    check_time("initiator.exchange_timeout_ms", c.initiator.exchange_timeout_ms, "ms", 1e-3);
+    check_time("initiator.abts_timeout_ms", c.initiator.abts_timeout_ms, "ms", 1e-3);
+    check_time("target.data_timeout_ms", c.target.data_timeout_ms, "ms", 1e-3);
     check_hba("target", c.target, c.workload.io_size);
     check_time("target.rsp_gen_us", c.target.rsp_gen_us, "us", 1e-6);
 

@@ -637,6 +637,11 @@ ParameterTable fcal_parameters()
     t.add(non_negative("initiator.sft_us", 20.2, "us", "single-frame transfer that delivers an FCP_RSP to host memory"));
     t.add(non_negative("initiator.task_set_full_retry_us", 500.0, "us",
                        "wait before a command a disk answered TASK SET FULL is issued again"));
+    // FCP recovery (docs/model.md, "Faults and recovery: FCP recovery").
+    t.add(positive("initiator.exchange_timeout_ms", 30000.0, "ms",
+                   "an exchange not complete this long after the HBA took its I/O is aborted with ABTS"));
+    t.add(positive("initiator.abts_timeout_ms", 20000.0, "ms",
+                   "wait for the BA_ACC to an ABTS before the exchange is given up all the same"));
     t.add(integer("initiator.max_outstanding", 255, 1, 65535, "requests",
                   "requests the driver keeps in the HBA at once; the rest wait in the driver"));
     // The outgoing descriptor FIFOs (docs/model.md, "The transmit queue"); the RTL's tags are 8 bits.
@@ -659,12 +664,16 @@ ParameterTable fcal_parameters()
     t.add(non_negative("target.dma_sched_us", 15.5, "us", "DMA scheduler overhead per transfer"));
     t.add(non_negative("target.frame_proc_ns", 400.0, "ns", "processing of each incoming frame"));
     t.add(non_negative("target.sft_us", 20.2, "us", "single-frame transfer between the interface and the disk controller"));
+    t.add(positive("target.data_timeout_ms", 60000.0, "ms",
+                   "a write whose burst has not all come this long after its XFER_RDY is dropped and its disk slot freed"));
     t.add(bytes("target.burst_bytes", 0, 0, kGi,
                 "data a disk moves per XFER_RDY or read connection; 0 = the whole transfer at once"));
 
     // Device driver (docs/model.md, "The device driver and host memory").
     t.add(non_negative("driver.arrival_us", 0.0, "us", "driver processing of each arriving request"));
     t.add(non_negative("driver.completion_us", 0.0, "us", "driver processing of each completion"));
+    t.add(integer("driver.retries", 3, 0, 1000, "retries",
+                  "times an I/O whose exchange was aborted is issued again before it is reported failed"));
 
     // Disks (docs/model.md, "The disks").
     t.add(integer("disk.count", 16, 1, 125, "disks", "disks on the loop"));

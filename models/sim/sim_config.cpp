@@ -195,15 +195,19 @@ SimConfig build_config(const ParameterTable& t)
         t.get_string("initiator.dma_policy") == "round_robin" ? hba::DmaPolicy::RoundRobin : hba::DmaPolicy::Fcfs;
     c.initiator.max_outstanding = get_unsigned(t, "initiator.max_outstanding");
     c.initiator.task_set_full_retry_us = t.get_real("initiator.task_set_full_retry_us");
+    c.initiator.exchange_timeout_ms = t.get_real("initiator.exchange_timeout_ms");
+    c.initiator.abts_timeout_ms = t.get_real("initiator.abts_timeout_ms");
     c.initiator.tx_fifo_frames = get_unsigned(t, "initiator.tx_fifo_frames");
     c.initiator.cmd_fifo_frames = get_unsigned(t, "initiator.cmd_fifo_frames");
 
     read_hba(t, "target", c.target);
     c.target.rsp_gen_us = t.get_real("target.rsp_gen_us");
     c.target.burst_bytes = t.get_bytes("target.burst_bytes");
+    c.target.data_timeout_ms = t.get_real("target.data_timeout_ms");
 
     c.driver.arrival_us = t.get_real("driver.arrival_us");
     c.driver.completion_us = t.get_real("driver.completion_us");
+    c.driver.retries = get_unsigned(t, "driver.retries");
 
     c.workload.type = t.get_string("workload.type") == "open" ? WorkloadType::Open : WorkloadType::Closed;
     c.workload.queue_depth = get_unsigned(t, "workload.queue_depth");
@@ -325,6 +329,8 @@ nlohmann::json to_json(const SimConfig& c)
     ini["dma_policy"] = hba::to_string(c.initiator.dma_policy);
     ini["max_outstanding"] = c.initiator.max_outstanding;
     ini["task_set_full_retry_us"] = c.initiator.task_set_full_retry_us;
+    ini["exchange_timeout_ms"] = c.initiator.exchange_timeout_ms;
+    ini["abts_timeout_ms"] = c.initiator.abts_timeout_ms;
     ini["tx_fifo_frames"] = c.initiator.tx_fifo_frames;
     ini["cmd_fifo_frames"] = c.initiator.cmd_fifo_frames;
 
@@ -332,8 +338,10 @@ nlohmann::json to_json(const SimConfig& c)
     write_hba(c.target, tgt);
     tgt["rsp_gen_us"] = c.target.rsp_gen_us;
     tgt["burst_bytes"] = c.target.burst_bytes;
+    tgt["data_timeout_ms"] = c.target.data_timeout_ms;
 
     j["driver"] = {{"arrival_us", c.driver.arrival_us}, {"completion_us", c.driver.completion_us}};
+    j["driver"]["retries"] = c.driver.retries;
     j["disk"] = {{"count", c.disk.count},
                  {"access_ms", c.disk.access_ms},
                  {"rate_mbs", c.disk.rate_mbs},

@@ -72,6 +72,8 @@ struct InitiatorConfig : HbaConfig {
     hba::DmaPolicy dma_policy{};
     unsigned max_outstanding{};
     double task_set_full_retry_us{};
+    double exchange_timeout_ms{};
+    double abts_timeout_ms{};
     unsigned tx_fifo_frames{};
     unsigned cmd_fifo_frames{};
 };
@@ -79,11 +81,13 @@ struct InitiatorConfig : HbaConfig {
 struct TargetConfig : HbaConfig {
     double rsp_gen_us{};
     std::uint64_t burst_bytes{};  // 0 = the whole transfer
+    double data_timeout_ms{};
 };
 
 struct DriverConfig {
     double arrival_us{};
     double completion_us{};
+    unsigned retries{};
 };
 
 struct DiskConfig {

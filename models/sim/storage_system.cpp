@@ -183,15 +183,17 @@ void StorageSystem::build_loop()
     hba::HbaParams ip = hba_params(config, config.initiator, config.initiator.xfer_rdy_us, 0, config.initiator.dma_policy);
     ip.cmdf = config.cmdf;  // the Command-First levels; the implementation is chosen below
     ip.task_set_full_retry = sc_time(config.initiator.task_set_full_retry_us, SC_US);
+    ip.exchange_timeout = sc_time(config.initiator.exchange_timeout_ms, sc_core::SC_MS);
+    ip.abts_timeout = sc_time(config.initiator.abts_timeout_ms, sc_core::SC_MS);
     initiator_ = std::make_unique<hba::InitiatorHba>("initiator", ip, *loop_->find(config.initiator.al_pa),
                                                      make_controller_queue(ip.cmdf));
     initiator_->host_dma.bind(memory_->socket);
 
     for (unsigned d = 0; d < disks; ++d) {
         const std::string n = std::to_string(d);
-        targets_.push_back(std::make_unique<hba::TargetHba>(("target" + n).c_str(),
-                                                            hba_params(config, config.target, config.target.rsp_gen_us, config.target.burst_bytes, hba::DmaPolicy::Fcfs),
-                                                            *loop_->find(disk_al_pas_[d])));
+        hba::HbaParams tp = hba_params(config, config.target, config.target.rsp_gen_us, config.target.burst_bytes, hba::DmaPolicy::Fcfs);
+        tp.data_timeout = sc_time(config.target.data_timeout_ms, sc_core::SC_MS);
+        targets_.push_back(std::make_unique<hba::TargetHba>(("target" + n).c_str(), tp, *loop_->find(disk_al_pas_[d])));
         disks_.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), disk_params(config, d)));
         targets_.back()->disk.bind(disks_.back()->socket);
     }
@@ -200,6 +202,7 @@ void StorageSystem::build_loop()
     drv.arrival_processing_s = config.driver.arrival_us * 1e-6;
     drv.completion_processing_s = config.driver.completion_us * 1e-6;
     drv.max_outstanding = config.initiator.max_outstanding;
+    drv.retries = config.driver.retries;
     driver_ = std::make_unique<host::DeviceDriver>("driver", drv);
     driver_->set_hba(initiator_.get());
     initiator_->set_completion(driver_.get());
@@ -266,6 +269,20 @@ RunResult StorageSystem::run()
     return r;
 }
 
+std::string StorageSystem::account_violation() const
+{
+    const host::Workload& w = *workload_;
+    const std::uint64_t out = w.requests_out();
+    std::ostringstream why;
+    if (w.issued() != w.completed() + w.failed() + out)
+        why << "issued " << w.issued() << " != completed " << w.completed() << " + failed " << w.failed() << " + outstanding " << out;
+    else if (volume_ && volume_->active() + volume_->waiting() != out)
+        why << "the volume holds " << volume_->active() + volume_->waiting() << " requests, the workload has " << out << " outstanding";
+    else if (!volume_ && driver_ && driver_->holding() != out)
+        why << "the driver holds " << driver_->holding() << " requests, the workload has " << out << " outstanding";
+    return why.str();
+}
+
 std::string StorageSystem::diagnose() const
 {
     std::ostringstream out;
@@ -303,6 +320,7 @@ nlohmann::json StorageSystem::disk_mechanics() const
         sum.announcements += s.announcements;
         sum.media_pauses += s.media_pauses;
         sum.writes_cached += s.writes_cached;
+        sum.commands_aborted += s.commands_aborted;
     }
     const double n = sum.positionings > 0 ? static_cast<double>(sum.positionings) : 1.0;
     // The fixed disk has no geometry: 0.
@@ -317,7 +335,8 @@ nlohmann::json StorageSystem::disk_mechanics() const
             {"task_set_full", sum.commands_rejected},
             {"read_announcements", sum.announcements},
             {"media_pauses", sum.media_pauses},
-            {"writes_cached", sum.writes_cached}};
+            {"writes_cached", sum.writes_cached},
+            {"commands_aborted", sum.commands_aborted}};
 }
 
 nlohmann::json StorageSystem::results() const
@@ -327,10 +346,26 @@ nlohmann::json StorageSystem::results() const
     j["issued_ios"] = workload_->issued();
     j["completed_ios"] = workload_->completed();
     j["outstanding_ios"] = workload_->outstanding();
+    // Recovery (docs/model.md, "Faults and recovery: FCP recovery"), whole run.
+    j["failed_ios"] = workload_->failed();
+    j["failures"] = workload_->failures();
+    j["retries"] = driver_ ? driver_->retries() : 0;
     j["warmup_ios"] = config_.workload.warmup_ios;
     if (initiator_) {
         j["tx_frames_held"] = initiator_->frames_held();
         j["task_set_full_retries"] = initiator_->task_set_full_retries();
+        std::uint64_t late = initiator_->late_frames(), sequence_errors = initiator_->sequence_errors(), data_timeouts = 0;
+        for (const auto& t : targets_) {
+            late += t->late_frames();
+            sequence_errors += t->sequence_errors();
+            data_timeouts += t->data_timeouts();
+        }
+        j["aborts"] = initiator_->aborts();
+        j["ba_acc_received"] = initiator_->ba_acc_received();
+        j["abts_timeouts"] = initiator_->abts_timeouts();
+        j["late_frames"] = late;
+        j["sequence_errors"] = sequence_errors;
+        j["data_timeouts"] = data_timeouts;
     }
     j["disk_mechanics"] = disk_mechanics();
     // How the simulation itself ran (deterministic, for benchmarks): L_Port process activations and

@@ -44,6 +44,10 @@ public:
 
     RunResult run();
     nlohmann::json results() const;  // statistics plus run-level counters (no wall-clock fields)
+    // The I/O account (docs/model.md, "Faults and recovery: FCP recovery"): every issued I/O is
+    // completed, failed or outstanding, and the outstanding ones are held by the layer below the
+    // workload (the volume, or the device driver). Empty when it balances, else what does not.
+    std::string account_violation() const;
 
     // transport=loop only (null otherwise).
     loop::Loop& loop() { return *loop_; }

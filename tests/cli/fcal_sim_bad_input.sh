@@ -155,7 +155,8 @@ import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 assert r["run_end"] == "deadlock", r["run_end"]
 assert r["outstanding_ios"] == 1, r["outstanding_ios"]
-assert r["issued_ios"] == r["completed_ios"] + r["outstanding_ios"], r
+assert r["issued_ios"] == r["completed_ios"] + r["failed_ios"] + r["outstanding_ios"], r
+assert r["failed_ios"] == 0 and r["aborts"] == 0, r
 assert r["completed_ios"] == 2 * r["warmup_ios"] + 50 - 1, (r["completed_ios"], r["warmup_ios"])
 EOF
 ok "a lost completion ends in deadlock: exit 3, every port's state, one I/O outstanding in the account"

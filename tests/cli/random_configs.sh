@@ -104,7 +104,7 @@ import json, sys
 c = json.load(open(sys.argv[1]))
 r = json.load(open(sys.argv[2]))["results"]
 assert r["run_end"] == "completed", r["run_end"]
-assert r["issued_ios"] == r["completed_ios"] + r["outstanding_ios"], (r["issued_ios"], r["completed_ios"], r["outstanding_ios"])
+assert r["issued_ios"] == r["completed_ios"] + r["failed_ios"] + r["outstanding_ios"], (r["issued_ios"], r["completed_ios"], r["failed_ios"], r["outstanding_ios"])
 assert r["outstanding_ios"] == 0, r["outstanding_ios"]
 total = 2 * c["workload.warmup_ios"] + c["workload.measured_ios"]
 assert r["issued_ios"] == total, (r["issued_ios"], total)

@@ -92,6 +92,21 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
         return trans.get_response_status();
     }
 
+    // The initiator aborted command `tag` (CommandKind::Abort).
+    tlm::tlm_response_status abort(std::uint64_t tag)
+    {
+        tlm::tlm_generic_payload trans;
+        disk::DiskCommand cmd;
+        cmd.kind = disk::CommandKind::Abort;
+        cmd.tag = tag;
+        cmd.done = this;
+        disk::prepare_command(trans, cmd);
+        sc_time delay = SC_ZERO_TIME;
+        out->b_transport(trans, delay);
+        trans.clear_extension(&cmd);
+        return trans.get_response_status();
+    }
+
     tlm::tlm_response_status data(tlm::tlm_command command, std::uint64_t tag, std::uint32_t offset, std::uint32_t bytes,
                                   sc_time delay = SC_ZERO_TIME)
     {
@@ -297,4 +312,61 @@ TEST_CASE("Disk parameters are checked", "[disk]")
     p.access_time_s = -1;
     REQUIRE_THROWS_AS(disk::validate(p), std::invalid_argument);
     REQUIRE_NOTHROW(disk::validate(baseline()));
+}
+
+// FCP recovery (docs/model.md, "Faults and recovery: FCP recovery"): an aborted command gives its
+// slot back wherever it is, and the disk never calls back for it.
+TEST_CASE("Disk abort frees the slot of a write waiting for its data", "[disk][recovery]")
+{
+    Bench bench("bench", baseline(1));
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.accepted(false, 65536, 4));
+    REQUIRE(bench.task_set_full(true, 4096, 5));
+    REQUIRE(bench.abort(4) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.disk.queued() == 0);
+    REQUIRE(bench.disk.stats().commands_aborted == 1);
+    // The write is gone: its data and WriteDataIn are refused, and the slot takes a new command.
+    REQUIRE(bench.data(tlm::TLM_WRITE_COMMAND, 4, 0, 2048) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    REQUIRE(bench.data_in(4) == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    REQUIRE(bench.accepted(true, 65536, 6));
+    sc_start(10, SC_MS);
+    REQUIRE(bench.ready.count(4) == 0);
+    REQUIRE(bench.ready.at(6) == kService64k);
+}
+
+TEST_CASE("Disk abort stops the command in service and drops a queued one", "[disk][recovery]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.accepted(true, 65536, 1));
+    REQUIRE(bench.accepted(true, 65536, 2));
+    REQUIRE(bench.accepted(true, 65536, 3));
+    sc_start(1, SC_MS);
+    REQUIRE(bench.abort(1) == tlm::TLM_OK_RESPONSE);  // in service: the actuator abandons it
+    REQUIRE(bench.abort(3) == tlm::TLM_OK_RESPONSE);  // queued
+    REQUIRE(bench.disk.queued() == 1);
+    sc_start(20, SC_MS);
+    // Read 2 starts when read 1 is abandoned, at 1 ms.
+    REQUIRE(bench.ready.size() == 1);
+    REQUIRE(bench.ready.at(2) == sc_time(1, SC_MS) + kService64k);
+    REQUIRE(bench.disk.queued() == 0);
+    REQUIRE(bench.disk.stats().commands_aborted == 2);
+    REQUIRE(bench.disk.stats().commands_served == 1);
+    REQUIRE(bench.disk.stats().busy_time == sc_time(1, SC_MS) + kService64k);
+}
+
+TEST_CASE("Disk abort after a read is done drops its data; an unknown tag is no error", "[disk][recovery]")
+{
+    Bench bench("bench", baseline());
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.accepted(true, 65536, 8));
+    sc_start(10, SC_MS);
+    REQUIRE(bench.ready.count(8) == 1);
+    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 8, 0, 2048) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.abort(8) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 8, 2048, 2048) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    REQUIRE(bench.abort(99) == tlm::TLM_OK_RESPONSE);
+    // Neither held a slot any more.
+    REQUIRE(bench.disk.stats().commands_aborted == 0);
+    REQUIRE(bench.disk.queued() == 0);
 }

@@ -306,3 +306,28 @@ TEST_CASE("Fixed access-time distributions keep the mean and are reproducible", 
     disk::FixedMechanism constant(mean, disk::AccessDist::Constant, 50e6, 7);
     REQUIRE(constant.position({}, 0).rotation_s == mean);
 }
+
+// FCP recovery (docs/model.md, "Faults and recovery: FCP recovery"): a streaming read aborted while
+// the full buffer holds the medium gives back its slot and its buffer space; without that the next
+// read would pause for ever.
+TEST_CASE("Zoned read aborted while paused frees its slot and the buffer", "[disk][zoned][recovery]")
+{
+    Bench bench("bench", zoned(64 * 1024));
+    bench.drain = false;
+    sc_start(SC_ZERO_TIME);
+    bench.read(256 * 1024, 1, 0);
+    sc_start(100, SC_MS);
+    REQUIRE(bench.disk.stats().media_pauses > 0);
+    REQUIRE(bench.ready.count(1) == 0);
+    bench.command(disk::CommandKind::Abort, false, 0, 1, 0);
+    REQUIRE(bench.disk.queued() == 0);
+    REQUIRE(!bench.disk.busy());
+    REQUIRE(bench.disk.stats().commands_aborted == 1);
+    bench.drain = true;
+    bench.read(256 * 1024, 2, 0);
+    sc_start(1, sc_core::SC_SEC);
+    REQUIRE(bench.ready.count(1) == 0);
+    REQUIRE(bench.ready.count(2) == 1);
+    REQUIRE(bench.disk.queued() == 0);
+    REQUIRE(bench.taken.at(2) == 256 * 1024);
+}

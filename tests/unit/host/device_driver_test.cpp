@@ -49,7 +49,7 @@ struct Bench {
     void require_conserved() const
     {
         REQUIRE(driver.submitted() == driver.in_arrival_processing() + driver.waiting() + driver.in_hba() +
-                                          driver.in_completion_processing() + driver.completed());
+                                          driver.in_completion_processing() + driver.completed() + driver.failed());
     }
 };
 
@@ -180,4 +180,33 @@ TEST_CASE("Driver parameters are checked", "[driver]")
     REQUIRE_THROWS_AS(host::validate(params(-1e-6, 0, 1)), std::invalid_argument);
     REQUIRE_THROWS_AS(host::validate(params(0, -1e-6, 1)), std::invalid_argument);
     REQUIRE_NOTHROW(host::validate(params(0, 0, 1)));
+}
+
+// FCP recovery (docs/model.md, "Faults and recovery: FCP recovery").
+TEST_CASE("Driver retries an aborted request driver.retries times, then reports it failed", "[driver][recovery]")
+{
+    // max_outstanding 1, completion processing 50 us, HBA 100 us, retries 2; every attempt of
+    // request 0 is aborted. 0 aborted at 100 us (slot to 1); reissued at 150 us, waits for 1's slot
+    // (200 us); aborted at 300, reissued at 350, aborted at 450; fails at 500 us.
+    host::DeviceDriverParams p = params(0, 50e-6, 1);
+    p.retries = 2;
+    Bench b(p, sc_time(100, SC_US));
+    b.hba.abort_if = [](const hba::IoRequest& io) { return io.id == 0; };
+    sc_start(SC_ZERO_TIME);
+    b.submit(2);
+    sc_start(1, SC_MS);
+    REQUIRE(b.completed_ids == std::vector<std::uint64_t>{1, 0});
+    REQUIRE(b.completed_at == std::vector<sc_time>{sc_time(250, SC_US), sc_time(500, SC_US)});
+    REQUIRE(b.ios[0].failed());
+    REQUIRE(b.ios[0].retries == 2);
+    REQUIRE(b.ios[0].failure == "test abort (given up after 2 retries)");
+    REQUIRE(!b.ios[1].failed());
+    std::vector<sc_time> attempts;
+    for (const auto& s : b.hba.seen)
+        if (s.id == 0) attempts.push_back(s.to_hba);
+    REQUIRE(attempts == std::vector<sc_time>{SC_ZERO_TIME, sc_time(200, SC_US), sc_time(350, SC_US)});
+    REQUIRE(b.driver.retries() == 2);
+    REQUIRE(b.driver.failed() == 1);
+    REQUIRE(b.driver.completed() == 1);
+    b.require_conserved();
 }

@@ -53,6 +53,9 @@ public:
     std::size_t max_in_flight = 0;
     std::vector<std::size_t> in_flight_per_disk;
     std::vector<std::size_t> max_in_flight_per_disk;
+    // When set and true for a request, the HBA reports it aborted (reason "test abort") instead of
+    // complete.
+    std::function<bool(const hba::IoRequest&)> abort_if;
 
 private:
     void complete_due()
@@ -70,7 +73,10 @@ private:
         if (!pending_.empty()) due_event_.notify(pending_.begin()->first - now);
         --in_flight;
         --in_flight_per_disk[io->disk];
-        driver_.io_complete(io);
+        if (abort_if && abort_if(*io))
+            driver_.io_aborted(io, "test abort");
+        else
+            driver_.io_complete(io);
     }
 
     hba::HbaCompletion& driver_;

@@ -60,6 +60,8 @@ const std::set<std::string> kSpecKeys = {
     "workload.io_size_max", "workload.span_bytes",
     "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "cmdf.impl", "rtl.clock_mhz", "rtl.lockstep",
     "sim.time_limit_s",
+    "initiator.exchange_timeout_ms", "initiator.abts_timeout_ms", "driver.retries",  // issue 13: FCP recovery
+    "target.data_timeout_ms",
     "loop.baud_gbps"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
 
 }  // namespace
