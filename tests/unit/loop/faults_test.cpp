@@ -1,0 +1,160 @@
+// Faults on the loop (docs/model.md, "Faults and recovery", "The loop"): a frame that fails its
+// CRC is discarded and still earns its R_RDY; a lost R_RDY, OPN or CLS ends in the documented
+// recovery within AL_TIME, and the loop goes on working. A test hook hits exactly the word it names
+// instead of random bit errors.
+#include <catch2/catch.hpp>
+
+#include "loop_fixture.hpp"
+
+using namespace fcal;
+using loop::LpsmState;
+using loop::WordKind;
+
+namespace {
+
+constexpr double kAlTimeUs = 10.0;
+constexpr double kAlTimeNs = kAlTimeUs * 1e3;
+
+// Hits the `nth` (1-based) word of `kind` its port consumes, and nothing else.
+struct HitNth : loop::WordErrors {
+    HitNth(WordKind k, unsigned n) : kind(k), nth(n) {}
+    std::uint64_t hits(const loop::Word& w, unsigned) override { return w.kind == kind && ++seen == nth ? 1 : 0; }
+    WordKind kind;
+    unsigned nth;
+    unsigned seen = 0;
+};
+
+// Two ports, A (0x01) and B (0xE8, one buffer, no login credit), with a passive node between them;
+// every port watches AL_TIME, and B's or A's words are hit as the test says.
+struct TwoPorts {
+    explicit TwoPorts(const char* name)
+    {
+        loop::LoopConfig cfg;
+        cfg.hop_m = {2.0};
+        cfg.nodes = {test::active_node(0x01), test::passive_node(), test::active_node(0xE8)};
+        cfg.al_time_s = kAlTimeUs * 1e-6;
+        l = std::make_unique<loop::Loop>(name, cfg);
+        a = std::make_unique<test::Endpoint>(*l->find(0x01));
+        b = std::make_unique<test::Endpoint>(*l->find(0xE8));
+        a->port_.set_word_errors(&none_a);
+        b->port_.set_word_errors(&none_b);
+    }
+    loop::LPort& pa() { return a->port_; }
+    loop::LPort& pb() { return b->port_; }
+    HitNth none_a{WordKind::Idle, 1}, none_b{WordKind::Idle, 1};  // fill words are never asked about
+    std::unique_ptr<loop::Loop> l;
+    std::unique_ptr<test::Endpoint> a, b;
+};
+
+bool all_monitoring(TwoPorts& t) { return t.pa().state() == LpsmState::Monitoring && t.pb().state() == LpsmState::Monitoring; }
+
+}  // namespace
+
+TEST_CASE("a frame that fails its CRC is discarded, frees its buffer and still earns its R_RDY", "[loop][faults]")
+{
+    // B has a single buffer and no login credit: every frame after the first needs the R_RDY of the
+    // buffer the frame before it took. Frame 1 is hit: if its buffer were not freed, or its R_RDY
+    // not returned, frame 2 could not be sent and A would have to wait for AL_TIME.
+    TwoPorts hit("hit"), clean("clean");
+    HitNth first_frame(WordKind::Frame, 1);
+    hit.pb().set_word_errors(&first_frame);
+    hit.a->send(0xE8, 3, 64);
+    clean.a->send(0xE8, 3, 64);
+    sc_core::sc_start(200, sc_core::SC_US);
+
+    CHECK(hit.a->sent.size() == 3);
+    CHECK(hit.b->received.size() == 2);  // the PortUser never sees the discarded frame
+    CHECK(hit.pb().stats().frames_discarded == 1);
+    CHECK(hit.pb().stats().code_violations == 1);
+    CHECK(hit.pa().stats().al_timeouts == 0);
+    CHECK(hit.pb().free_buffers() == 1);
+    // Credit stays as consistent as without the error: the same R_RDYs both ways, same circuits.
+    CHECK(hit.pb().stats().r_rdys_sent == clean.pb().stats().r_rdys_sent);
+    CHECK(hit.pa().stats().r_rdys_received == clean.pa().stats().r_rdys_received);
+    CHECK(hit.pa().stats().circuits_opened == 1);
+    CHECK(all_monitoring(hit));
+}
+
+TEST_CASE("a lost R_RDY: the opener closes after AL_TIME and sends the rest on a new circuit", "[loop][faults]")
+{
+    TwoPorts t("loop");
+    HitNth first_r_rdy(WordKind::RRdy, 1);
+    t.pa().set_word_errors(&first_r_rdy);
+    t.a->send(0xE8, 2, 64);
+    sc_core::sc_start(100, sc_core::SC_US);
+
+    // The R_RDY B returns on opening is lost: A waits AL_TIME from its OPN, then closes.
+    const double open = t.a->entered(LpsmState::Open);
+    CHECK(t.a->entered(LpsmState::XmittedClose) == Approx(open + kAlTimeNs).margin(0.01));
+    CHECK(t.pa().stats().al_timeouts == 1);
+    CHECK(t.pa().stats().code_violations == 1);
+    // Nothing was lost: both frames went on the second circuit.
+    CHECK(t.pa().stats().circuits_opened == 2);
+    CHECK(t.b->received.size() == 2);
+    CHECK(t.b->received.front().t_ns > open + kAlTimeNs);
+    CHECK(all_monitoring(t));
+}
+
+TEST_CASE("a lost OPN: the opener closes after AL_TIME, its CLS comes round, and it opens again", "[loop][faults]")
+{
+    TwoPorts t("loop");
+    HitNth first_opn(WordKind::Opn, 1);
+    t.pb().set_word_errors(&first_opn);
+    t.a->send(0xE8, 2, 64);
+    sc_core::sc_start(100, sc_core::SC_US);
+
+    // B never knew: it went on repeating, so A's CLS came back to A round the loop.
+    const double open = t.a->entered(LpsmState::Open);
+    CHECK(t.a->entered(LpsmState::XmittedClose) == Approx(open + kAlTimeNs).margin(0.01));
+    CHECK(t.b->entered(LpsmState::Opened) > open + kAlTimeNs);  // only the second OPN
+    CHECK(t.pa().stats().al_timeouts == 1);
+    CHECK(t.pb().stats().code_violations == 1);
+    CHECK(t.b->received.size() == 2);
+    CHECK(all_monitoring(t));
+}
+
+TEST_CASE("a lost CLS: both ends give the circuit up within AL_TIME and the loop works again", "[loop][faults]")
+{
+    TwoPorts t("loop");
+    HitNth first_cls(WordKind::Cls, 1);
+    t.pb().set_word_errors(&first_cls);
+    t.a->send(0xE8, 1, 64);
+    // Later traffic both ways, after the recovery.
+    struct Later : sc_core::sc_module {
+        SC_HAS_PROCESS(Later);
+        TwoPorts& t;
+        Later(sc_core::sc_module_name n, TwoPorts& tp) : sc_module(n), t(tp) { SC_THREAD(run); }
+        void run()
+        {
+            wait(50, sc_core::SC_US);
+            t.a->send(0xE8, 2, 64);
+            t.b->send(0x01, 2, 64);
+        }
+    } later("later", t);
+    sc_core::sc_start(40, sc_core::SC_US);
+
+    // A's CLS is lost: A waits in XMITTED_CLOSE for a CLS that never comes, B stays OPENED.
+    const double closed = t.a->entered(LpsmState::XmittedClose);
+    REQUIRE(closed > 0);
+    CHECK(t.pb().stats().code_violations == 1);
+    // Each end gives the circuit up AL_TIME after the last word of it it sent or received: A after
+    // its CLS or B's last R_RDY (which arrives within a round trip), B after that R_RDY.
+    const double rt = test::rt_ns(*t.l);
+    double a_back = -1, b_back = -1;
+    for (const auto& c : t.a->states)
+        if (c.from == LpsmState::XmittedClose) a_back = c.t_ns;
+    for (const auto& c : t.b->states)
+        if (c.from == LpsmState::Opened) b_back = c.t_ns;
+    CHECK(a_back >= closed + kAlTimeNs);
+    CHECK(a_back <= closed + kAlTimeNs + rt);
+    CHECK(b_back >= closed + kAlTimeNs);
+    CHECK(b_back <= closed + kAlTimeNs + rt);
+    CHECK(t.pa().stats().al_timeouts + t.pb().stats().al_timeouts == 2);
+    CHECK(t.pb().stats().circuits_abandoned == 1);
+    CHECK(all_monitoring(t));
+
+    sc_core::sc_start(60, sc_core::SC_US);
+    CHECK(t.b->received.size() == 3);
+    CHECK(t.a->received.size() == 2);
+    CHECK(all_monitoring(t));
+}
