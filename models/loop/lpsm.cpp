@@ -19,7 +19,7 @@ bool Lpsm::unaffected_by(const Word& w) const
         if (queue_->empty()) return true;
         return !access_ && w.kind != WordKind::Idle;  // waiting for the access window
     }
-    return repeating() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa);
+    return repeating() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa) && !own_word_back(w);
 }
 
 std::optional<Word> Lpsm::fill_replacement(const Word& w) const
@@ -59,6 +59,12 @@ void Lpsm::receive(const Word& w)
         leave_circuit();
     }
     if (repeating()) {
+        if (own_word_back(w)) {
+            // Nobody took it (its circuit is gone): removed here, or it would circulate for ever.
+            rx_absorbed_ = true;
+            if (w.kind == WordKind::Frame) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+            return;
+        }
         if (w.kind == WordKind::Opn && w.y == cfg_.al_pa) {
             rx_absorbed_ = true;
             if (hit(w)) return;  // not recognised: the port sends its fill word in its place
@@ -68,9 +74,10 @@ void Lpsm::receive(const Word& w)
         return;  // everything else passes through
     }
     rx_absorbed_ = true;
-    if (w.kind == WordKind::Frame && errors_ && w.frame->source == cfg_.al_pa) {
-        // Our own frame came back round: the port it was for was never opened (a lost OPN).
-        observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+    if (w.kind != WordKind::Cls && own_word_back(w)) {
+        // Our own frame or R_RDY came back round: the port it was for was never opened (a lost
+        // OPN). (Our CLS coming back ends the circuit as usual.)
+        if (w.kind == WordKind::Frame) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
         return;
     }
     if (w.kind != WordKind::Frame && hit(w)) return;  // a primitive signal hit by an error is lost
@@ -125,6 +132,13 @@ bool Lpsm::stale_circuit_word(const Word& w)
     if (!errors_ || owner_) return false;
     if (w.kind == WordKind::Opn) return true;
     return w.kind == WordKind::Frame && w.frame->destination != cfg_.al_pa && w.frame->source != cfg_.al_pa;
+}
+
+// With faults, a primitive signal or frame this port sent that has come all the way round.
+bool Lpsm::own_word_back(const Word& w) const
+{
+    if (!errors_) return false;
+    return (w.kind == WordKind::Frame ? w.frame->source : w.sender) == cfg_.al_pa;
 }
 
 bool Lpsm::awaits_peer() const

@@ -139,6 +139,7 @@ private:
     bool hit(const Word& w);
     void frame_complete();
     bool stale_circuit_word(const Word& w);
+    bool own_word_back(const Word& w) const;
 
     PortConfig cfg_;
     const LoopDirectory& directory_;

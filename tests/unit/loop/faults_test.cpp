@@ -27,15 +27,15 @@ struct HitNth : loop::WordErrors {
 // Two ports, A (0x01) and B (0xE8, one buffer, no login credit), with a passive node between them;
 // every port watches AL_TIME, and B's or A's words are hit as the test says.
 struct TwoPorts {
-    explicit TwoPorts(const char* name)
+    explicit TwoPorts(const char* name, unsigned b_login_credit = 0, bool b_consumes_at_once = true)
     {
         loop::LoopConfig cfg;
         cfg.hop_m = {2.0};
-        cfg.nodes = {test::active_node(0x01), test::passive_node(), test::active_node(0xE8)};
+        cfg.nodes = {test::active_node(0x01), test::passive_node(), test::active_node(0xE8, 1, b_login_credit)};
         cfg.al_time_s = kAlTimeUs * 1e-6;
         l = std::make_unique<loop::Loop>(name, cfg);
         a = std::make_unique<test::Endpoint>(*l->find(0x01));
-        b = std::make_unique<test::Endpoint>(*l->find(0xE8));
+        b = std::make_unique<test::Endpoint>(*l->find(0xE8), b_consumes_at_once);
         a->port_.set_word_errors(&none_a);
         b->port_.set_word_errors(&none_b);
     }
@@ -111,6 +111,53 @@ TEST_CASE("a lost OPN: the opener closes after AL_TIME, its CLS comes round, and
     CHECK(t.pb().stats().code_violations == 1);
     CHECK(t.b->received.size() == 2);
     CHECK(all_monitoring(t));
+}
+
+TEST_CASE("a lost OPN with login credit: the frame sent on it comes back to its sender, which discards it", "[loop][faults]")
+{
+    TwoPorts t("loop", 1);
+    HitNth first_opn(WordKind::Opn, 1);
+    t.pb().set_word_errors(&first_opn);
+    t.a->send(0xE8, 2, 64);
+    sc_core::sc_start(100, sc_core::SC_US);
+
+    // Frame 1 went on B's login credit right after the OPN B never recognised: it passed B, came
+    // round to A and was dropped there; AL_TIME closed the circuit and frame 2 went on the next.
+    CHECK(t.pa().stats().frames_discarded == 1);
+    CHECK(t.pa().stats().al_timeouts == 1);
+    CHECK(t.a->sent.size() == 2);
+    REQUIRE(t.b->received.size() == 1);
+    CHECK(t.b->received.front().t_ns > t.a->entered(LpsmState::Open) + kAlTimeNs);
+    CHECK(all_monitoring(t));
+}
+
+TEST_CASE("a CLS that finds its circuit gone comes round to its sender, which removes it", "[loop][faults]")
+{
+    // B (login credit 1) holds A's frame's buffer for 3 AL_TIME: in RECEIVED_CLOSE it may not send
+    // its CLS before the buffer is free. A stops waiting in XMITTED_CLOSE after AL_TIME and repeats
+    // again, so B's late CLS passes A and comes back to B.
+    TwoPorts t("loop", 1, false);
+    struct LateRelease : sc_core::sc_module {
+        SC_HAS_PROCESS(LateRelease);
+        loop::LPort& p;
+        LateRelease(sc_core::sc_module_name n, loop::LPort& port) : sc_module(n), p(port) { SC_THREAD(run); }
+        void run()
+        {
+            wait(3 * kAlTimeUs, sc_core::SC_US);
+            p.release_buffer();
+        }
+    } late("late", t.pb());
+    t.a->send(0xE8, 1, 64);
+    sc_core::sc_start(50, sc_core::SC_US);
+
+    CHECK(t.b->received.size() == 1);
+    CHECK(t.pa().stats().al_timeouts == 1);
+    CHECK(t.b->entered(LpsmState::Monitoring) >= 3 * kAlTimeNs);
+    CHECK(all_monitoring(t));
+    // Nothing circulates: the loop is quiet, no port runs any more.
+    const auto activations = loop::LPort::activations();
+    sc_core::sc_start(20, sc_core::SC_US);
+    CHECK(loop::LPort::activations() == activations);
 }
 
 TEST_CASE("a lost CLS: both ends give the circuit up within AL_TIME and the loop works again", "[loop][faults]")
