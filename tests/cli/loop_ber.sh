@@ -4,16 +4,15 @@
 # at 0; the config echo shows both; out-of-range and malformed values are refused with exit code 2
 # naming the key.
 set -euo pipefail
-bin=$1
-sim="$bin/fcal-sim"
+source "$(dirname "$0")/lib/fcal_sim_harness.bash" "$1"
 export SC_COPYRIGHT_MESSAGE=DISABLE
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 common=(--set disk.count=2 --set workload.measured_ios=40 --quiet)
 
-"$sim" "${common[@]}" --stats-json "$out/default.json"
-"$sim" "${common[@]}" --set loop.ber=0 --set loop.al_time_us=5 --stats-json "$out/zero.json"
-/usr/bin/python3 - "$out" <<'PY'
+run "${common[@]}" --stats-json "$tmp/default.json"
+expect_rc 0 "default run"
+run "${common[@]}" --set loop.ber=0 --set loop.al_time_us=5 --stats-json "$tmp/zero.json"
+expect_rc 0 "loop.ber=0"
+/usr/bin/python3 - "$tmp" <<'PY'
 import json, sys
 d = sys.argv[1]
 a, b = (json.load(open(f"{d}/{n}.json")) for n in ("default", "zero"))
@@ -24,9 +23,11 @@ for r in (a["results"], b["results"]):
 assert a["config"]["loop"]["ber"] == 0 and a["config"]["loop"]["al_time_us"] == 15000, a["config"]["loop"]
 assert b["config"]["loop"]["al_time_us"] == 5, b["config"]["loop"]
 PY
+ok "loop.ber=0 gives the default run's results"
 for bad in loop.ber=-1e-9 loop.ber=2e-3 loop.ber=1 loop.ber=often loop.al_time_us=0 loop.al_time_us=-5 loop.al_time_us=soon; do
-  rc=0
-  "$sim" --set "$bad" --quiet 2>"$out/err" || rc=$?
-  [ "$rc" -eq 2 ] && grep -q "${bad%%=*}" "$out/err" || { cat "$out/err"; echo "FAIL: $bad gave exit $rc"; exit 1; }
+  run --set "$bad" --quiet
+  expect_rc 2 "$bad"
+  grep -q "${bad%%=*}" "$tmp/err" || fail "$bad: the error does not name the key: $(cat "$tmp/err")"
+  ok "$bad refused"
 done
-echo "loop ber: 1 passed, 0 failed"
+echo "loop ber: $checks passed, 0 failed"
