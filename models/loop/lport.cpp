@@ -97,7 +97,7 @@ void LPort::catch_up(const EdgeLink::Change& c)
 {
     lpsm_.repeated(c.word);
     if (!c.changes_output) return;
-    count_fill_errors(c.at);
+    if (fill_errors_) count_fill_errors(c.at);
     spacing_.ended(tx_word_, c.at);
     tx_word_ = c.output();
     tx_since_ = c.at;
@@ -187,7 +187,7 @@ void LPort::step()
     }
     transmit();
     update_fill();
-    if (al_time_ != sc_core::SC_ZERO_TIME && words_hit_) watch_al_time(now);
+    if (words_hit_) watch_al_time(now);
     sample_vcd();
 }
 
@@ -221,7 +221,7 @@ void LPort::watch_al_time(const sc_time& now)
 // later, so a hit costs a code violation (counted by the receiving port) and nothing else.
 void LPort::count_fill_errors(const sc_time& until)
 {
-    if (!fill_errors_ || !tx_word_.is_fill() || !downstream_) return;
+    if (!tx_word_.is_fill() || !downstream_) return;
     const auto words = static_cast<std::uint64_t>((until - tx_since_) / word_);
     if (const std::uint64_t n = fill_errors_->transmissions(words * out_links_)) downstream_->stats_.code_violations(n);
 }
@@ -297,7 +297,7 @@ void LPort::emit(const Word& w)
     // it stood before; they must go through its processing, or the port downstream would receive
     // this change after changes that come later.
     recall_passed_through();
-    count_fill_errors(now);
+    if (fill_errors_) count_fill_errors(now);
     spacing_.ended(tx_word_, now);
     if (watcher_) {
         const auto lasted = static_cast<std::uint64_t>((now - tx_since_) / word_ + 0.5);

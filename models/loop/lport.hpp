@@ -167,7 +167,7 @@ private:
     std::unique_ptr<BitErrors> own_errors_, fill_errors_;
     WordErrors* words_hit_ = nullptr;
     unsigned out_links_ = 1;
-    sc_core::sc_time al_time_ = sc_core::SC_ZERO_TIME;  // zero: no faults, no watch
+    sc_core::sc_time al_time_;  // watched only with word errors set
     bool al_armed_ = false;
     std::uint64_t al_progress_ = 0;
     sc_core::sc_time al_deadline_;
