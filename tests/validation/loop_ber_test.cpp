@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <sstream>
 
 #include "loop_fixture.hpp"
 
@@ -83,4 +84,34 @@ TEST_CASE("bit errors: the same seed gives the same run, another seed another", 
     // a coincidence.
     const bool same = b3.received.size() == b1.received.size() && b3.received.back().t_ns == b1.received.back().t_ns;
     CHECK_FALSE(same);
+}
+
+TEST_CASE("code violations: every word a port sends may be hit on each link to the next port", "[loop][faults]")
+{
+    // B opens A and sends it frames; A sends only fill words and primitive signals (R_RDY, CLS),
+    // all of which cross the 4 links to B and are counted there: B's code violations are
+    // Binomial(4 T, p_w), T the words A sent, read from A's trace (fill words up to A's last change,
+    // as the model counts them, and one word per primitive).
+    constexpr double kBer = 1e-4;
+    std::ostringstream text;
+    loop::PortWatcher watcher(text);
+    auto l = make("loop", kBer, 3);
+    test::Endpoint a(*l->find(kA)), b(*l->find(kB));
+    a.port_.set_watcher(&watcher);
+    b.send(kA, 300, kPayload);
+    sc_core::sc_start(5, sc_core::SC_MS);
+    REQUIRE(b.sent.size() == 300);
+
+    std::uint64_t words = 0;
+    for (const auto& t : test::parse_trace(text.str())) {
+        const bool fill = t.from == "IDLE" || t.from.rfind("ARB", 0) == 0;
+        if (fill) words += t.previous_words;
+        if (t.to == "R_RDY" || t.to == "CLS") ++words;
+    }
+    const double p_word = 1.0 - std::pow(1.0 - kBer, 40);
+    const double mean = p_word * 4.0 * static_cast<double>(words);
+    const auto seen = static_cast<double>(b.port_.stats().code_violations);
+    INFO("A sent " << words << " words; expected " << mean << " code violations at B, seen " << seen);
+    REQUIRE(mean > 100);  // enough for the normal approximation
+    CHECK(std::abs(seen - mean) < 4 * std::sqrt(mean));
 }
