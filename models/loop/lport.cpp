@@ -169,6 +169,7 @@ void LPort::step()
 
     if (tx_own_ && now >= tx_end_) {
         tx_own_ = false;
+        ++own_words_ended_;  // progress for the AL_TIME watch
         spacing_.ended(tx_word_, now);
         if (tx_word_.kind == WordKind::Frame) {
             stats_.frame_sent();
@@ -197,9 +198,11 @@ void LPort::step()
 void LPort::watch_al_time(const sc_time& now)
 {
     while (lpsm_.awaits_peer()) {
-        if (!al_armed_ || lpsm_.progress() != al_progress_) {
+        // Sending a word of its own is progress until the word ends.
+        const std::uint64_t progress = lpsm_.progress() + own_words_ended_;
+        if (tx_own_ || !al_armed_ || progress != al_progress_) {
             al_armed_ = true;
-            al_progress_ = lpsm_.progress();
+            al_progress_ = progress;
             al_deadline_ = now + al_time_;
             al_event_.notify(al_time_);  // an earlier pending notification wins; step() re-arms then
             return;

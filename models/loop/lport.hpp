@@ -169,6 +169,7 @@ private:
     unsigned out_links_ = 1;
     sc_core::sc_time al_time_;  // watched only with word errors set
     bool al_armed_ = false;
+    std::uint64_t own_words_ended_ = 0;
     std::uint64_t al_progress_ = 0;
     sc_core::sc_time al_deadline_;
     sc_core::sc_event al_event_;

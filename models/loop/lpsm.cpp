@@ -104,6 +104,7 @@ void Lpsm::receive(const Word& w)
 void Lpsm::frame_complete()
 {
     rx_frame_for_us_ = false;
+    ++progress_;
     if (!rx_frame_hit_) {
         observer_.frame_received(rx_word_.frame);
         return;
@@ -143,7 +144,10 @@ bool Lpsm::own_word_back(const Word& w) const
 
 bool Lpsm::awaits_peer() const
 {
-    return state_ == LpsmState::Open || state_ == LpsmState::Opened || state_ == LpsmState::XmittedClose;
+    // (XMITTED_CLOSE with its CLS back waits only for its own buffers; a frame arriving is progress
+    // until its EOF.)
+    if (rx_frame_for_us_) return false;
+    return state_ == LpsmState::Open || state_ == LpsmState::Opened || (state_ == LpsmState::XmittedClose && !cls_received_);
 }
 
 void Lpsm::al_time_expired()

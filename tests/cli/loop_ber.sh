@@ -30,4 +30,9 @@ for bad in loop.ber=-1e-9 loop.ber=2e-3 loop.ber=1 loop.ber=often loop.al_time_u
   grep -q "${bad%%=*}" "$tmp/err" || fail "$bad: the error does not name the key: $(cat "$tmp/err")"
   ok "$bad refused"
 done
+# AL_TIME must exceed twice the round trip once bit errors are on (the default loop's is about 4 us).
+run --set loop.ber=1e-9 --set loop.al_time_us=1 --quiet
+expect_rc 2 "loop.al_time_us=1 with loop.ber=1e-9"
+grep -q "loop.al_time_us" "$tmp/err" || fail "the AL_TIME error does not name the key: $(cat "$tmp/err")"
+ok "AL_TIME below twice the round trip refused"
 echo "loop ber: $checks passed, 0 failed"

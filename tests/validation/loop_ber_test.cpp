@@ -115,3 +115,39 @@ TEST_CASE("code violations: every word a port sends may be hit on each link to t
     REQUIRE(mean > 100);  // enough for the normal approximation
     CHECK(std::abs(seen - mean) < 4 * std::sqrt(mean));
 }
+
+TEST_CASE("under heavy bit errors a busy loop keeps to the protocol and accounts for every frame", "[loop][faults]")
+{
+    // Four ports, full duplex and login credit on some, every port sending to every other: any
+    // protocol error (a frame without credit, an OPN in a live circuit) fails the test. Every frame
+    // sent is received, discarded by its receiver, or discarded by its sender when it came back.
+    loop::LoopConfig cfg;
+    cfg.hop_m = {2.0};
+    const phy::AlPa al_pas[] = {0x01, 0x72, 0xB3, 0xE8};
+    cfg.nodes = {test::active_node(0x01, 3, 1), test::passive_node(), test::active_node(0x72, 2, 2),
+                 test::active_node(0xB3, 1, 0, false), test::passive_node(), test::active_node(0xE8, 2, 0)};
+    cfg.nodes[0].port.full_duplex = true;
+    cfg.nodes[3].port.full_duplex = true;
+    cfg.ber = 2e-4;
+    cfg.error_seed = 5;
+    cfg.al_time_s = 10e-6;
+    auto l = std::make_unique<loop::Loop>("loop", cfg);
+    std::vector<std::unique_ptr<test::Endpoint>> eps;
+    for (phy::AlPa a : al_pas) eps.push_back(std::make_unique<test::Endpoint>(*l->find(a)));
+    constexpr unsigned kEach = 60;
+    for (auto& e : eps)
+        for (phy::AlPa d : al_pas)
+            if (d != e->port_.al_pa()) e->send(d, kEach, 512);
+    sc_core::sc_start(20, sc_core::SC_MS);
+
+    std::uint64_t sent = 0, accounted = 0, hits = 0;
+    for (auto& e : eps) {
+        sent += e->sent.size();
+        accounted += e->received.size() + e->port_.stats().frames_discarded;
+        hits += e->port_.stats().al_timeouts;
+        CHECK(e->port_.state() == loop::LpsmState::Monitoring);
+    }
+    CHECK(sent == 4 * 3 * kEach);
+    CHECK(accounted == sent);
+    CHECK(hits > 0);  // recoveries did happen
+}

@@ -76,7 +76,7 @@ TEST_CASE("a frame that fails its CRC is discarded, frees its buffer and still e
 }
 
 // The first word of `kind` arriving at `at` is lost, with two frames from A to B queued: A, OPEN, gets
-// no R_RDY, waits AL_TIME from its OPN and closes; both frames go on a second circuit, nothing is
+// no R_RDY, waits AL_TIME after its OPN and closes; both frames go on a second circuit, nothing is
 // lost. Returns when A opened the first circuit.
 double first_circuit_times_out(TwoPorts& t, loop::LPort& at, WordKind kind)
 {
@@ -85,8 +85,9 @@ double first_circuit_times_out(TwoPorts& t, loop::LPort& at, WordKind kind)
     t.a->send(0xE8, 2, 64);
     sc_core::sc_start(100, sc_core::SC_US);
 
+    // AL_TIME runs from the end of A's last word of the circuit, its one-word OPN.
     const double open = t.a->entered(LpsmState::Open);
-    CHECK(t.a->entered(LpsmState::XmittedClose) == Approx(open + kAlTimeNs).margin(0.01));
+    CHECK(t.a->entered(LpsmState::XmittedClose) == Approx(open + test::word_ns(*t.l) + kAlTimeNs).margin(0.01));
     CHECK(t.pa().stats().al_timeouts == 1);
     CHECK(at.stats().code_violations == 1);
     CHECK(t.pa().stats().circuits_opened == 2);
