@@ -76,6 +76,26 @@ Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
         } while (i != to);
         ports_[k]->connect(*ports_[(k + 1) % ports_.size()], delay);
     }
+
+    node_count_ = n;
+    for (const auto& [al_pa, i] : seen) node_of_[al_pa] = i;
+    if (!(config.ber >= 0.0 && config.ber < 1.0)) throw ConfigError("loop.ber: must be at least 0 and below 1");
+    if (!(config.al_time_s > 0.0)) throw ConfigError("loop.al_time_us: must be positive");
+    const sc_core::sc_time al_time(config.al_time_s, sc_core::SC_SEC);
+    // FC-AL's AL_TIME is twice the worst round trip: a shorter one would time out circuits that
+    // merely wait for a word to come round.
+    if (config.ber > 0.0 && al_time <= 2 * round_trip_)
+        throw ConfigError("loop.al_time_us: " + std::to_string(config.al_time_s * 1e6) + " us is not above twice the loop's round trip (" +
+                          std::to_string(2 * round_trip_.to_seconds() * 1e6) + " us); with loop.ber above 0 it must be");
+    for (auto& p : ports_) p->set_bit_errors(config.ber, config.error_seed, al_time);
+}
+
+unsigned Loop::links(phy::AlPa from, phy::AlPa to) const
+{
+    const auto f = node_of_.find(from), t = node_of_.find(to);
+    if (f == node_of_.end() || t == node_of_.end()) return 1;
+    const std::size_t d = (t->second + node_count_ - f->second) % node_count_;
+    return static_cast<unsigned>(d == 0 ? node_count_ : d);
 }
 
 LPort* Loop::find(phy::AlPa al_pa)

@@ -3,6 +3,8 @@
 // (passive nodes) are not simulated one by one: a repeater adds a fixed delay and never changes
 // what it forwards, so a chain of them is folded into the hop delay between two active ports. The
 // cost of a simulation is therefore independent of the number of passive ports.
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -37,6 +39,11 @@ struct LoopConfig {
     // Cable from node i to node i+1 (the last one closes the ring). One value means every hop.
     std::vector<double> hop_m{2.0};
     std::vector<LoopNode> nodes;
+    // Faults (docs/model.md, "Faults and recovery", "The loop"): bit error rate of every link (0:
+    // none), the seed of its random streams, and AL_TIME, which bounds a circuit's wait for its peer.
+    double ber = 0.0;
+    std::uint64_t error_seed = 0;
+    double al_time_s = 15e-3;
 };
 
 class Loop : public sc_core::sc_module, public LoopDirectory {
@@ -52,11 +59,14 @@ public:
     sc_core::sc_time round_trip() const { return round_trip_; }
     unsigned login_bb_credit(phy::AlPa port) const override;
     bool on_loop(phy::AlPa port) const override;
+    unsigned links(phy::AlPa from, phy::AlPa to) const override;
 
 private:
     phy::LinkTiming timing_;
     std::vector<std::unique_ptr<LPort>> ports_;
     sc_core::sc_time round_trip_;
+    std::size_t node_count_ = 0;
+    std::map<phy::AlPa, std::size_t> node_of_;  // ring position of each port
 };
 
 }  // namespace fcal::loop

@@ -17,7 +17,7 @@ LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::
       queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing)
 {
     SC_METHOD(step);
-    sensitive << rx_event_ << tx_event_ << kick_event_ << access_word_event_;
+    sensitive << rx_event_ << tx_event_ << kick_event_ << access_word_event_ << al_event_;
     dont_initialize();
     listen_to_queue();
 }
@@ -32,6 +32,22 @@ void LPort::set_transmit_queue(std::unique_ptr<TransmitQueue> queue)
 {
     queue_ = std::move(queue);
     listen_to_queue();
+}
+
+void LPort::set_bit_errors(double ber, std::uint64_t seed, const sc_time& al_time)
+{
+    al_time_ = al_time;
+    if (ber <= 0.0) return;
+    own_errors_ = std::make_unique<BitErrors>(ber, derive_seed(seed, cfg_.al_pa, 0));
+    fill_errors_ = std::make_unique<BitErrors>(ber, derive_seed(seed, cfg_.al_pa, 1));
+    if (downstream_) out_links_ = directory_.links(cfg_.al_pa, downstream_->al_pa());
+    set_word_errors(own_errors_.get());
+}
+
+void LPort::set_word_errors(WordErrors* errors)
+{
+    words_hit_ = errors;
+    lpsm_.set_word_errors(errors);
 }
 
 void LPort::listen_to_queue()
@@ -81,6 +97,7 @@ void LPort::catch_up(const EdgeLink::Change& c)
 {
     lpsm_.repeated(c.word);
     if (!c.changes_output) return;
+    if (fill_errors_) count_fill_errors(c.at);
     spacing_.ended(tx_word_, c.at);
     tx_word_ = c.output();
     tx_since_ = c.at;
@@ -152,6 +169,7 @@ void LPort::step()
 
     if (tx_own_ && now >= tx_end_) {
         tx_own_ = false;
+        ++own_words_ended_;  // progress for the AL_TIME watch
         spacing_.ended(tx_word_, now);
         if (tx_word_.kind == WordKind::Frame) {
             stats_.frame_sent();
@@ -170,7 +188,45 @@ void LPort::step()
     }
     transmit();
     update_fill();
+    if (words_hit_) watch_al_time(now);
     sample_vcd();
+}
+
+// AL_TIME (docs/model.md, "Faults and recovery", "The loop"): a circuit that makes no progress
+// (no word of it received or sent) for AL_TIME while waiting for its peer recovers, so that a lost
+// R_RDY, OPN or CLS never leaves a port waiting for ever.
+void LPort::watch_al_time(const sc_time& now)
+{
+    while (lpsm_.awaits_peer()) {
+        // Sending a word of its own is progress until the word ends.
+        const std::uint64_t progress = lpsm_.progress() + own_words_ended_;
+        if (tx_own_ || !al_armed_ || progress != al_progress_) {
+            al_armed_ = true;
+            al_progress_ = progress;
+            al_deadline_ = now + al_time_;
+            al_event_.notify(al_time_);  // an earlier pending notification wins; step() re-arms then
+            return;
+        }
+        if (now < al_deadline_) {
+            al_event_.notify(al_deadline_ - now);
+            return;
+        }
+        al_armed_ = false;
+        lpsm_.al_time_expired();
+        transmit();
+        update_fill();
+    }
+    al_armed_ = false;
+}
+
+// The fill word sent until `until` crossed the links to the next port, each word a transmission that
+// may be hit. A fill word is sent again and again: a hit one is replaced by the next one, a word
+// later, so a hit costs a code violation (counted by the receiving port) and nothing else.
+void LPort::count_fill_errors(const sc_time& until)
+{
+    if (!tx_word_.is_fill() || !downstream_) return;
+    const auto words = static_cast<std::uint64_t>((until - tx_since_) / word_);
+    if (const std::uint64_t n = fill_errors_->transmissions(words * out_links_)) downstream_->stats_.code_violations(n);
 }
 
 // What the LPSM decides, sent as soon as word spacing (and the close timer) allow.
@@ -244,6 +300,7 @@ void LPort::emit(const Word& w)
     // it stood before; they must go through its processing, or the port downstream would receive
     // this change after changes that come later.
     recall_passed_through();
+    if (fill_errors_) count_fill_errors(now);
     spacing_.ended(tx_word_, now);
     if (watcher_) {
         const auto lasted = static_cast<std::uint64_t>((now - tx_since_) / word_ + 0.5);

@@ -37,6 +37,7 @@
 #include "loop/port_watcher.hpp"
 #include "loop/transmit_queue.hpp"
 #include "loop/word.hpp"
+#include "loop/word_errors.hpp"
 #include "loop/word_spacing.hpp"
 #include "phy/link_timing.hpp"
 
@@ -61,6 +62,14 @@ public:
     // The transmit queue's head listener: a push changed what the port would be told.
     void frames_changed();
     void release_buffer();   // a received frame has been consumed; its buffer is free again
+
+    // Faults (docs/model.md, "Faults and recovery", "The loop"); set up by Loop after connect().
+    // Bit errors at `ber` on every link, drawn from streams derived from `seed`; AL_TIME bounds every
+    // wait for the peer of a circuit. ber 0 with no word errors set: nothing changes, no timer runs.
+    void set_bit_errors(double ber, std::uint64_t seed, const sc_core::sc_time& al_time);
+    // A test's own choice of the words that arrive hit, instead of the random ones (the fill words
+    // keep their rate).
+    void set_word_errors(WordErrors* errors);
 
     // Observation.
     const PortConfig& config() const { return cfg_; }
@@ -108,12 +117,15 @@ private:
     void guard_against_livelock(const sc_core::sc_time& now);
     void kick();
     void sample_vcd();
+    void count_fill_errors(const sc_core::sc_time& until);
+    void watch_al_time(const sc_core::sc_time& now);
 
     // LpsmObserver: statistics and the layer above.
     void lpsm_event(Event e) override;
     void state_changed(LpsmState from, LpsmState to) override;
     void frame_received(const std::shared_ptr<const LoopFrame>& frame) override;
     void protocol_error(const std::string& what) override;
+    void code_violations(std::uint64_t count) override { stats_.code_violations(count); }
 
     PortConfig cfg_;
     phy::LinkTiming timing_;
@@ -149,6 +161,18 @@ private:
     bool observed_ = false;  // watched or traced: every change takes the full path
 
     static std::uint64_t activations_;
+
+    // Faults: hit words in what the port consumes (words_hit_: the random ones or a test's), fill
+    // words hit on the links to the next port (counted there), and the AL_TIME watch.
+    std::unique_ptr<BitErrors> own_errors_, fill_errors_;
+    WordErrors* words_hit_ = nullptr;
+    unsigned out_links_ = 1;
+    sc_core::sc_time al_time_;  // watched only with word errors set
+    bool al_armed_ = false;
+    std::uint64_t own_words_ended_ = 0;
+    std::uint64_t al_progress_ = 0;
+    sc_core::sc_time al_deadline_;
+    sc_core::sc_event al_event_;
 
     // The livelock guard.
     sc_core::sc_time last_step_at_;

@@ -19,7 +19,7 @@ bool Lpsm::unaffected_by(const Word& w) const
         if (queue_->empty()) return true;
         return !access_ && w.kind != WordKind::Idle;  // waiting for the access window
     }
-    return repeating() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa);
+    return repeating() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa) && !own_word_back(w);
 }
 
 std::optional<Word> Lpsm::fill_replacement(const Word& w) const
@@ -42,11 +42,8 @@ void Lpsm::repeated(const Word& w)
 
 void Lpsm::receive(const Word& w)
 {
-    if (rx_frame_for_us_) {
-        // Whatever follows a frame marks the end of its EOF: the frame is complete.
-        rx_frame_for_us_ = false;
-        observer_.frame_received(rx_word_.frame);
-    }
+    // Whatever follows a frame marks the end of its EOF: the frame is complete.
+    if (rx_frame_for_us_) frame_complete();
     rx_word_ = w;
     rx_absorbed_ = false;
     access_word_ = false;  // a later word: the decisions taken on the previous one apply to it
@@ -55,14 +52,36 @@ void Lpsm::receive(const Word& w)
         handle_fill(w);
         return;
     }
+    if (!repeating() && stale_circuit_word(w)) {
+        // The circuit is over although nobody closed it (its CLS was lost): repeat again and take
+        // the word as a repeating port does.
+        observer_.lpsm_event(LpsmObserver::Event::CircuitAbandoned);
+        leave_circuit();
+    }
     if (repeating()) {
+        if (own_word_back(w)) {
+            // Nobody took it (its circuit is gone): removed here, or it would circulate for ever.
+            rx_absorbed_ = true;
+            if (w.kind == WordKind::Frame) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+            return;
+        }
         if (w.kind == WordKind::Opn && w.y == cfg_.al_pa) {
             rx_absorbed_ = true;
+            if (hit(w)) return;  // not recognised: the port sends its fill word in its place
+            ++progress_;
             become_opened(w);
         }
         return;  // everything else passes through
     }
     rx_absorbed_ = true;
+    if (w.kind != WordKind::Cls && own_word_back(w)) {
+        // Our own frame or R_RDY came back round: the port it was for was never opened (a lost
+        // OPN). (Our CLS coming back ends the circuit as usual.)
+        if (w.kind == WordKind::Frame) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+        return;
+    }
+    if (w.kind != WordKind::Frame && hit(w)) return;  // a primitive signal hit by an error is lost
+    ++progress_;
     switch (w.kind) {
     case WordKind::Cls: handle_cls(); break;
     case WordKind::RRdy:
@@ -73,8 +92,74 @@ void Lpsm::receive(const Word& w)
         if (w.frame->destination != cfg_.al_pa) error("received a frame addressed to another port");
         if (!credit_.frame_received()) error("received a frame without credit");
         rx_frame_for_us_ = true;
+        rx_frame_hit_ = hit(w);
         break;
     case WordKind::Opn: error("received OPN while in a circuit"); break;
+    default: break;
+    }
+}
+
+// A whole frame for us has arrived. One that fails its CRC is discarded: its buffer is free at
+// once and, in the circuit, earns the sender its R_RDY as a consumed frame would.
+void Lpsm::frame_complete()
+{
+    rx_frame_for_us_ = false;
+    ++progress_;
+    if (!rx_frame_hit_) {
+        observer_.frame_received(rx_word_.frame);
+        return;
+    }
+    rx_frame_hit_ = false;
+    observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+    release_buffer();
+}
+
+// Hit words in a primitive signal or frame this port consumes, counted over the links it crossed.
+bool Lpsm::hit(const Word& w)
+{
+    if (!errors_) return false;
+    const phy::AlPa from = w.kind == WordKind::Frame ? w.frame->source : w.sender;
+    const std::uint64_t n = errors_->hits(w, directory_.links(from, cfg_.al_pa));
+    if (n == 0) return false;
+    observer_.code_violations(n);
+    return true;
+}
+
+// With faults, a port that is not the loop owner and still thinks itself in a circuit whose CLS it
+// missed learns that the loop has moved on when an OPN, or a frame neither for it nor from it,
+// arrives: no live circuit brings either.
+bool Lpsm::stale_circuit_word(const Word& w)
+{
+    if (!errors_ || owner_) return false;
+    if (w.kind == WordKind::Opn) return true;
+    return w.kind == WordKind::Frame && w.frame->destination != cfg_.al_pa && w.frame->source != cfg_.al_pa;
+}
+
+// With faults, a primitive signal or frame this port sent that has come all the way round.
+bool Lpsm::own_word_back(const Word& w) const
+{
+    if (!errors_) return false;
+    return (w.kind == WordKind::Frame ? w.frame->source : w.sender) == cfg_.al_pa;
+}
+
+bool Lpsm::awaits_peer() const
+{
+    // (XMITTED_CLOSE with its CLS back waits only for its own buffers; a frame arriving is progress
+    // until its EOF.)
+    if (rx_frame_for_us_) return false;
+    return state_ == LpsmState::Open || state_ == LpsmState::Opened || (state_ == LpsmState::XmittedClose && !cls_received_);
+}
+
+void Lpsm::al_time_expired()
+{
+    observer_.lpsm_event(LpsmObserver::Event::AlTimeExpired);
+    switch (state_) {
+    case LpsmState::Open: timed_out_ = true; break;          // next() closes the circuit
+    case LpsmState::XmittedClose: cls_received_ = true; break;  // the CLS will not come back
+    case LpsmState::Opened:
+        observer_.lpsm_event(LpsmObserver::Event::CircuitAbandoned);
+        leave_circuit();
+        break;
     default: break;
     }
 }
@@ -190,6 +275,7 @@ Lpsm::Decision Lpsm::next()
         return {guaranteed ? K::Opn : K::None};
     case LpsmState::Open:
     case LpsmState::Opened: {
+        if (timed_out_) return {K::Cls};  // AL_TIME: the peer does not answer
         if (credit_.r_rdys_owed() > 0) return {K::RRdy};
         const OutgoingFrame* next = credit_.sending() ? queue_->front_for(peer_) : nullptr;
         const bool preempt = state_ == LpsmState::Open && queue_->preempt(peer_);
@@ -213,23 +299,33 @@ Lpsm::Decision Lpsm::next()
 Word Lpsm::prepare(const Decision& d)
 {
     using K = Decision::Kind;
+    ++progress_;
     switch (d.kind) {
-    case K::Opn:
+    case K::Opn: {
         peer_ = queue_->front()->frame->destination;
-        return Word::opn(peer_, cfg_.al_pa, cfg_.full_duplex);
-    case K::RRdy:
+        Word opn = Word::opn(peer_, cfg_.al_pa, cfg_.full_duplex);
+        opn.sender = cfg_.al_pa;
+        return opn;
+    }
+    case K::RRdy: {
         credit_.r_rdy_sent();
         observer_.lpsm_event(LpsmObserver::Event::RRdySent);
-        return Word::r_rdy();
+        Word r_rdy = Word::r_rdy();
+        r_rdy.sender = cfg_.al_pa;
+        return r_rdy;
+    }
     case K::Frame: {
         // One frame for the peer, on one credit.
         OutgoingFrame f = queue_->pop_for(peer_);
         credit_.frame_sent();
         return Word::frame_of(std::move(f.frame));
     }
-    case K::Cls:
+    case K::Cls: {
         if (d.frames_left) observer_.lpsm_event(LpsmObserver::Event::Preempted);  // closing with frames left for the peer
-        return Word::cls();
+        Word cls = Word::cls();
+        cls.sender = cfg_.al_pa;
+        return cls;
+    }
     default: return Word::idle();
     }
 }
@@ -249,6 +345,7 @@ void Lpsm::commit(const Decision& d)
         } else {
             set_state(LpsmState::XmittedClose);
             credit_.stop_granting();
+            timed_out_ = false;
         }
         return;
     case K::Leave: leave_circuit(); return;
@@ -260,6 +357,7 @@ void Lpsm::leave_circuit()
 {
     credit_.close();
     cls_received_ = false;
+    timed_out_ = false;
     if (owner_) {
         const OutgoingFrame* next = queue_->front();
         const bool nobody_waiting = own_fill_.kind == WordKind::Idle && !others_arbitrating_;

@@ -8,6 +8,7 @@
 // then calls prepare() (which yields the word and takes a frame from the queue) and, once the word
 // is on its way, commit(). fill() is the fill word the port transmits when it sends nothing of its
 // own.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "loop/port_config.hpp"
 #include "loop/transmit_queue.hpp"
 #include "loop/word.hpp"
+#include "loop/word_errors.hpp"
 
 namespace fcal::loop {
 
@@ -33,6 +35,10 @@ public:
         Preempted,               // closes with frames left for the peer
         RRdySent,
         RRdyReceived,
+        // Faults (docs/model.md, "Faults and recovery").
+        FrameDiscarded,    // a frame for us failed its CRC, or our own frame came back (its OPN was lost)
+        AlTimeExpired,     // a circuit waited AL_TIME for its peer
+        CircuitAbandoned,  // a circuit given up: AL_TIME in OPENED, or a word no live circuit would bring
     };
     virtual ~LpsmObserver() = default;
     virtual void lpsm_event(Event e) = 0;
@@ -41,6 +47,8 @@ public:
     virtual void frame_received(const std::shared_ptr<const LoopFrame>& frame) = 0;
     // A protocol violation by a peer or the layer above.
     virtual void protocol_error(const std::string& what) = 0;
+    // Hit words found in a primitive signal or frame this port consumed (bit errors).
+    virtual void code_violations(std::uint64_t count) { (void)count; }
 };
 
 class Lpsm {
@@ -98,6 +106,18 @@ public:
     // The layer above freed a receive buffer.
     void release_buffer();
 
+    // Faults (docs/model.md, "Faults and recovery", "The loop"). With word errors set, the words this
+    // port consumes may arrive hit, and a word that no live circuit would bring (a stale circuit's)
+    // ends the circuit instead of being a protocol error. Null: every word arrives intact.
+    void set_word_errors(WordErrors* errors) { errors_ = errors; }
+    // In a circuit and waiting for the peer (OPEN, OPENED, XMITTED_CLOSE): AL_TIME bounds the wait.
+    bool awaits_peer() const;
+    // Counts the words of the circuit received and sent: the wait restarts whenever it changes.
+    std::uint64_t progress() const { return progress_; }
+    // AL_TIME passed without progress: OPEN closes, XMITTED_CLOSE stops waiting for the CLS, OPENED
+    // abandons the circuit and repeats again.
+    void al_time_expired();
+
     LpsmState state() const { return state_; }
     bool access() const { return access_; }
     bool arbitrating() const { return arbitrating_; }
@@ -116,6 +136,10 @@ private:
     Word substitute(const Word& fill) const;
     void set_state(LpsmState s);
     void error(const std::string& what) { observer_.protocol_error(what); }
+    bool hit(const Word& w);
+    void frame_complete();
+    bool stale_circuit_word(const Word& w);
+    bool own_word_back(const Word& w) const;
 
     PortConfig cfg_;
     const LoopDirectory& directory_;
@@ -141,6 +165,12 @@ private:
     bool fill_tail_in_flight_ = false;  // owner: switched ARB(F0) to IDLE, its last ARB(F0)s not yet back
     bool cls_received_ = false;     // XMITTED_CLOSE: the CLS came back
     phy::AlPa peer_ = 0;
+
+    // Faults.
+    WordErrors* errors_ = nullptr;
+    bool rx_frame_hit_ = false;  // the frame arriving for us fails its CRC
+    bool timed_out_ = false;     // OPEN: AL_TIME passed, close
+    std::uint64_t progress_ = 0;
 };
 
 }  // namespace fcal::loop

@@ -24,6 +24,14 @@ public:
     virtual ~LoopDirectory() = default;
     virtual unsigned login_bb_credit(phy::AlPa port) const = 0;
     virtual bool on_loop(phy::AlPa port) const = 0;
+    // Links (cables, one per node passed) a word crosses from `from` to `to`; the whole ring when
+    // they are the same port. Only the bit-error model asks.
+    virtual unsigned links(phy::AlPa from, phy::AlPa to) const
+    {
+        (void)from;
+        (void)to;
+        return 1;
+    }
 };
 
 }  // namespace fcal::loop

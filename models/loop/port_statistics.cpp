@@ -24,6 +24,9 @@ void PortStatistics::on(LpsmObserver::Event e, const sc_core::sc_time& now)
     case E::Preempted: ++stats_.preemptions; break;
     case E::RRdySent: ++stats_.r_rdys_sent; break;
     case E::RRdyReceived: ++stats_.r_rdys_received; break;
+    case E::FrameDiscarded: ++stats_.frames_discarded; break;
+    case E::AlTimeExpired: ++stats_.al_timeouts; break;
+    case E::CircuitAbandoned: ++stats_.circuits_abandoned; break;
     }
 }
 

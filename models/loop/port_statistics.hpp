@@ -20,6 +20,11 @@ struct PortStats {
     double arbitration_wait_total_s = 0;  // from wanting the loop to winning it
     double arbitration_wait_max_s = 0;
     double tenancy_s = 0;  // time as loop owner, from winning to giving the loop up
+    // Faults (docs/model.md, "Faults and recovery", "The loop").
+    std::uint64_t code_violations = 0;   // hit words received: in what the port consumed, and fill words
+    std::uint64_t frames_discarded = 0;  // frames for the port that failed their CRC, own frames come back
+    std::uint64_t al_timeouts = 0;       // circuits that waited AL_TIME for the peer
+    std::uint64_t circuits_abandoned = 0;  // circuits given up without a CLS from the peer
 };
 
 class PortStatistics {
@@ -27,6 +32,7 @@ public:
     void on(LpsmObserver::Event e, const sc_core::sc_time& now);
     void frame_sent() { ++stats_.frames_sent; }
     void frame_received() { ++stats_.frames_received; }
+    void code_violations(std::uint64_t count) { stats_.code_violations += count; }
     // Start the running maximum afresh (a measurement window opens).
     void restart_maxima() { stats_.arbitration_wait_max_s = 0; }
     const PortStats& stats() const { return stats_; }

@@ -19,14 +19,18 @@ struct Word {
     WordKind kind = WordKind::Idle;
     phy::AlPa y = 0;  // ARB(x): the arbitrating AL_PA (F0, FF special); OPN: destination
     phy::AlPa x = 0;  // OPN: source for full duplex OPN(yx); equal to y for half duplex OPN(yy)
+    // The port that sent a primitive signal (not part of the ordered set, which does not say: only
+    // the bit-error model uses it, to count the links the word crossed; docs/model.md, "Faults and
+    // recovery"). Kept before `frame`, in what would be padding.
+    phy::AlPa sender = 0;
     std::shared_ptr<const LoopFrame> frame;  // Frame only
 
     static Word idle() { return {}; }
-    static Word arb(phy::AlPa a) { return {WordKind::Arb, a, a, nullptr}; }
-    static Word r_rdy() { return {WordKind::RRdy, 0, 0, nullptr}; }
-    static Word cls() { return {WordKind::Cls, 0, 0, nullptr}; }
-    static Word opn(phy::AlPa dest, phy::AlPa src, bool full_duplex) { return {WordKind::Opn, dest, full_duplex ? src : dest, nullptr}; }
-    static Word frame_of(std::shared_ptr<const LoopFrame> f) { return {WordKind::Frame, 0, 0, std::move(f)}; }
+    static Word arb(phy::AlPa a) { return {WordKind::Arb, a, a, 0, nullptr}; }
+    static Word r_rdy() { return {WordKind::RRdy, 0, 0, 0, nullptr}; }
+    static Word cls() { return {WordKind::Cls, 0, 0, 0, nullptr}; }
+    static Word opn(phy::AlPa dest, phy::AlPa src, bool full_duplex) { return {WordKind::Opn, dest, full_duplex ? src : dest, 0, nullptr}; }
+    static Word frame_of(std::shared_ptr<const LoopFrame> f) { return {WordKind::Frame, 0, 0, 0, std::move(f)}; }
 
     bool is_fill() const { return kind == WordKind::Idle || kind == WordKind::Arb; }
     bool is_arb(phy::AlPa a) const { return kind == WordKind::Arb && y == a; }

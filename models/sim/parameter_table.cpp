@@ -617,6 +617,10 @@ ParameterTable fcal_parameters()
     }
     t.add(integer("loop.port_delay_words", 6, 1, 1000, "words", "delay of a port that repeats words (retiming buffer)"));
     t.add(non_negative("loop.propagation_ns_per_m", 5.0, "ns/m", "signal propagation delay in the cable"));
+    // Faults on the loop (docs/model.md, "Faults and recovery", "The loop").
+    t.add(real("loop.ber", 0.0, 0.0, "", "bit error rate of every link (0: no errors)", false, 1e-3));
+    t.add(real("loop.al_time_us", 15000.0, 0.0, "us", "AL_TIME: longest wait of a circuit for its peer before it closes or is abandoned",
+               true, 1e7));
 
     // Initiator HBA, the storage controller (docs/model.md, "The HBAs").
     t.add(al_pa("initiator.al_pa", 0x01, "AL_PA of the controller; lower wins arbitration"));

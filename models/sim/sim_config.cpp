@@ -187,6 +187,8 @@ SimConfig build_config(const ParameterTable& t)
     c.loop.hop_m = t.has_value("loop.length_m") ? t.get_real("loop.length_m") / c.loop.nodes : t.get_real("loop.hop_m");
     c.loop.port_delay_words = get_unsigned(t, "loop.port_delay_words");
     c.loop.propagation_ns_per_m = t.get_real("loop.propagation_ns_per_m");
+    c.loop.ber = t.get_real("loop.ber");
+    c.loop.al_time_us = t.get_real("loop.al_time_us");
 
     read_hba(t, "initiator", c.initiator);
     c.initiator.al_pa = t.get_al_pa("initiator.al_pa");
@@ -321,6 +323,8 @@ nlohmann::json to_json(const SimConfig& c)
                  {"port_delay_words", c.loop.port_delay_words},
                  {"propagation_ns_per_m", c.loop.propagation_ns_per_m}};
     j["loop"]["baud_gbps"] = c.loop.baud_gbps;
+    j["loop"]["ber"] = c.loop.ber;
+    j["loop"]["al_time_us"] = c.loop.al_time_us;
 
     auto& ini = j["initiator"];
     ini["al_pa"] = phy::al_pa_hex(c.initiator.al_pa);

@@ -49,6 +49,8 @@ struct LoopConfig {
     double hop_m{};               // cable between neighbours (from loop.length_m / nodes when that is set)
     unsigned port_delay_words{};
     double propagation_ns_per_m{};
+    double ber{};          // bit error rate of every link
+    double al_time_us{};   // AL_TIME
 };
 
 // What the initiator and target HBAs have in common.

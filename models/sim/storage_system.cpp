@@ -164,6 +164,9 @@ void StorageSystem::build_loop()
     lc.propagation_ns_per_m = config.loop.propagation_ns_per_m;
     lc.port_delay_words = config.loop.port_delay_words;
     lc.hop_m = {config.loop.hop_m};
+    lc.ber = config.loop.ber;
+    lc.al_time_s = config.loop.al_time_us * 1e-6;
+    lc.error_seed = loop::derive_seed(config.workload.seed, 0x6C6F6F70 /* "loop" */, 0);  // a stream of its own
     loop::LoopNode controller;
     controller.port = port_config("controller", config.initiator.al_pa, config.initiator);
     lc.nodes.push_back(controller);
@@ -344,6 +347,14 @@ nlohmann::json StorageSystem::results() const
     nlohmann::json j = stats_->to_json();
     j["sim_time_s"] = sc_core::sc_time_stamp().to_seconds();
     j["issued_ios"] = workload_->issued();
+    // Bit errors on the loop, summed over the ports (docs/model.md, "Faults and recovery", "The loop").
+    std::uint64_t discarded = 0, violations = 0;
+    for (std::size_t i = 0; loop_ && i < loop_->port_count(); ++i) {
+        discarded += loop_->port(i).stats().frames_discarded;
+        violations += loop_->port(i).stats().code_violations;
+    }
+    j["frames_discarded"] = discarded;
+    j["code_violations"] = violations;
     j["completed_ios"] = workload_->completed();
     j["outstanding_ios"] = workload_->outstanding();
     // Recovery (docs/model.md, "Faults and recovery: FCP recovery"), whole run.

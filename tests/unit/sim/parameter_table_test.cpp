@@ -46,6 +46,7 @@ const std::set<std::string> kSpecKeys = {
     "target.cmd_exec_us", "target.rsp_gen_us", "target.dma_mbs", "target.dma_sched_us", "target.frame_proc_ns",
     "target.sft_us", "target.burst_bytes",
     "initiator.circuit_hold_us", "target.circuit_hold_us",  // the ports' close timer: issue 11
+    "loop.ber", "loop.al_time_us",  // bit errors on the loop and AL_TIME: issue 13
     "driver.arrival_us", "driver.completion_us",
     "disk.count", "disk.access_ms", "disk.rate_mbs", "disk.queue_slots",
     // issue 9, disks
@@ -94,6 +95,8 @@ TEST_CASE("parameter_table: defaults are those of the specification")
     CHECK_FALSE(t.has_value("loop.length_m"));
     CHECK(t.get_int("loop.port_delay_words") == 6);
     CHECK(t.get_real("loop.propagation_ns_per_m") == 5.0);
+    CHECK(t.get_real("loop.ber") == 0.0);
+    CHECK(t.get_real("loop.al_time_us") == 15000.0);  // FC-AL's AL_TIME, 15 ms
 
     CHECK(t.get_al_pa("initiator.al_pa") == 0x01);
     CHECK(t.get_bool("initiator.fair"));
