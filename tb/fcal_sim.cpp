@@ -49,6 +49,10 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
     if (c.volume.raid != controller::RaidLevel::None)
         std::printf("  volume             %s over %u disks, %llu KiB stripe unit, %s\n", controller::to_string(c.volume.raid).c_str(),
                     c.disk.count, static_cast<unsigned long long>(c.volume.stripe_kib), controller::to_string(c.volume.split_merge).c_str());
+    if (r.contains("erase_time_s"))
+        std::printf("  erase              %s, %s, %u disks, %u blocks per command: %.3f s\n", host::to_string(c.erase.command),
+                    host::to_string(c.erase.strategy), c.erase.disks, r["erase"]["blocks_per_command"].get<unsigned>(),
+                    r["erase_time_s"].get<double>());
     const auto& m = r["disk_mechanics"];
     if (c.disk.model == disk::DiskModel::Zoned)
         std::printf("  zoned disks        capacity %.3f GB each (%u cylinders x %u heads, %u rpm); mean seek %.1f us, rotation %.1f us, transfer %.1f us\n",
@@ -208,6 +212,14 @@ int run_simulator(int argc, char* argv[])
         system->initiator().set_completion(hook.get());
     }
 
+    if (host::EraseJob* job = system->erase_job()) {
+        // Long erasure jobs report every tenth of their commands (stderr: not part of any result).
+        job->on_progress([](std::uint64_t done, std::uint64_t total) {
+            std::fprintf(stderr, "fcal-sim: erase %3llu %% (%llu of %llu commands) at %.3f s simulated\n",
+                         static_cast<unsigned long long>(done * 100 / total), static_cast<unsigned long long>(done),
+                         static_cast<unsigned long long>(total), sc_core::sc_time_stamp().to_seconds());
+        });
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const sim::RunResult run = system->run();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

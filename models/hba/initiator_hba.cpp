@@ -86,6 +86,7 @@ void InitiatorHba::submit(IoRequest* io)
     spec.lba = io->lba;
     spec.block_bytes = params_.block_bytes;
     spec.request_id = io->id;
+    spec.write_same_blocks = io->same_blocks;
     Active a;
     a.io = io;
     a.exchange = std::make_unique<fcp::Exchange>(spec);
@@ -112,6 +113,7 @@ void InitiatorHba::send_command(std::uint16_t ox_id)
 void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
 {
     const fcp::FcFrame& f = fcp::fc_frame_of(frame);
+    if (on_wire) on_wire(*active(f.ox_id).io, frame.words());
     if (f.iu == fcp::InformationUnit::Command) {
         const Active& a = active(f.ox_id);
         const sc_core::sc_time on_wire = sc_time_stamp() - port_.timing().words(frame.words());
@@ -123,6 +125,7 @@ void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
 
 void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
+    if (on_wire) on_wire(*active(fcp::fc_frame_of(*frame).ox_id).io, frame->words());
     frame_proc_.run(params_.frame_proc, [this, frame] {
         port_.release_buffer();
         handle(fcp::fc_frame_of(*frame));

@@ -32,6 +32,24 @@ Workload::Workload(sc_core::sc_module_name name, IoTarget& driver, const Workloa
 bool Workload::issue(unsigned disk)
 {
     if (all_issued()) return false;
+    hba::IoRequest shape;
+    shape.disk = disk;
+    shape.read = random_.bernoulli(params_.read_fraction);
+    shape.bytes = params_.io_size_bytes;
+    if (params_.lba == LbaPattern::Random) {
+        shape.lba = random_.below(lba_choices_);
+    } else {
+        // Back to back from LBA 0, starting over when the next I/O would not fit.
+        shape.lba = next_lba_[disk];
+        const std::uint64_t next = shape.lba + (params_.io_size_bytes + params_.block_bytes - 1) / params_.block_bytes;
+        next_lba_[disk] = next < lba_choices_ ? next : 0;
+    }
+    return issue_shaped(shape);
+}
+
+bool Workload::issue_shaped(const hba::IoRequest& shape)
+{
+    if (all_issued()) return false;
     hba::IoRequest* io;
     if (free_.empty()) {
         pool_.emplace_back();
@@ -42,22 +60,16 @@ bool Workload::issue(unsigned disk)
     }
     *io = hba::IoRequest{};
     io->id = issued_;
-    io->disk = disk;
-    io->target = params_.disks.at(disk);
-    io->read = random_.bernoulli(params_.read_fraction);
-    io->bytes = params_.io_size_bytes;
-    if (params_.lba == LbaPattern::Random) {
-        io->lba = random_.below(lba_choices_);
-    } else {
-        // Back to back from LBA 0, starting over when the next I/O would not fit.
-        io->lba = next_lba_[disk];
-        const std::uint64_t next = io->lba + (params_.io_size_bytes + params_.block_bytes - 1) / params_.block_bytes;
-        next_lba_[disk] = next < lba_choices_ ? next : 0;
-    }
+    io->disk = shape.disk;
+    io->target = params_.disks.at(shape.disk);
+    io->read = shape.read;
+    io->bytes = shape.bytes;
+    io->lba = shape.lba;
+    io->same_blocks = shape.same_blocks;
     io->issued = sc_core::sc_time_stamp();
     ++issued_;
     if (io->read) ++reads_issued_;
-    ++outstanding_per_disk_[disk];
+    ++outstanding_per_disk_[shape.disk];
     driver_.submit(io);
     return true;
 }
