@@ -10,12 +10,8 @@ const char* to_string(EraseCommand command) { return command == EraseCommand::Wr
 
 const char* to_string(EraseStrategy strategy)
 {
-    switch (strategy) {
-    case EraseStrategy::RoundRobin: return "round_robin";
-    case EraseStrategy::Parallel: return "parallel";
-    case EraseStrategy::Sequential: break;
-    }
-    return "sequential";
+    static const char* const names[] = {"sequential", "round_robin", "parallel"};  // in the enum's order
+    return names[static_cast<int>(strategy)];
 }
 
 void validate(const EraseParams& p)

@@ -8,13 +8,6 @@ set -euo pipefail
 
 source "$(dirname "$0")/lib/fcal_sim_harness.bash" "$1"
 
-expect_error() {  # exit 2 with one line on stderr naming $1
-    expect_rc 2 "$2"
-    grep -q -- "$1" "$tmp/err" || fail "$2: stderr does not name $1: $(cat "$tmp/err")"
-    [[ $(wc -l <"$tmp/err") -eq 1 ]] || fail "$2: more than one line on stderr"
-    ok "$2"
-}
-
 # Two fixed disks of 1 MB (1953 blocks of 512 bytes), 2 ms access, 50 MB/s.
 small=(--set disk.count=2 --set disk.capacity_gb=0.001 --set workload.type=erase --quiet)
 
@@ -24,34 +17,29 @@ for k in erase.command erase.strategy erase.tl_policy erase.transfer_blocks eras
     grep -q "^$k " "$tmp/out" || fail "--list-params lacks $k"
 done
 ok "--list-params names the erase keys"
-run "${small[@]}" --set erase.command=format
-expect_error erase.command "unknown erase command"
-run "${small[@]}" --set erase.strategy=random
-expect_error erase.strategy "unknown strategy"
-run "${small[@]}" --set erase.tl_policy=auto
-expect_error erase.tl_policy "unknown transfer length policy"
-run "${small[@]}" --set erase.transfer_blocks=65536
-expect_error erase.transfer_blocks "transfer length beyond 16 bits"
-run "${small[@]}" --set erase.same_blocks=0
-expect_error erase.same_blocks "empty WRITE SAME range"
-run "${small[@]}" --set erase.disks=3
-expect_error erase.disks "more disks to erase than on the loop"
-run --set disk.count=2 --set workload.type=erase --quiet
-expect_error disk.capacity_gb "fixed disk without a capacity"
-run "${small[@]}" --set transport=ideal
-expect_error workload.type "erase over the ideal transport"
 
-# --- per-disk overrides: range, type, index and cross-key checks name disk.<i>.<name>
-run "${small[@]}" --set disk.1.rate_mbs=-5
-expect_error disk.1.rate_mbs "negative per-disk rate"
-run "${small[@]}" --set disk.1.rate_mbs=fast
-expect_error disk.1.rate_mbs "per-disk rate not a number"
-run "${small[@]}" --set disk.2.rate_mbs=40
-expect_error disk.2.rate_mbs "override for a disk that does not exist"
-run "${small[@]}" --set disk.1.model=zoned
-expect_error disk.1.model "override of a key that is not per disk"
-run "${small[@]}" --set disk.model=zoned --set disk.1.sector_time_inner_ms=0.001
-expect_error disk.1.sector_time_inner_ms "per-disk inner sector time below the outer one"
+# Each line: the key the error must name | what the case is | the --set assignments (after "${small[@]}").
+while IFS='|' read -r key what sets; do
+    read -r -a assignments <<<"$sets"
+    args=()
+    for a in "${assignments[@]}"; do args+=(--set "$a"); done
+    run "${small[@]}" "${args[@]}"
+    expect_error "$key" "$what"
+done <<'CASES'
+erase.command|unknown erase command|erase.command=format
+erase.strategy|unknown strategy|erase.strategy=random
+erase.tl_policy|unknown transfer length policy|erase.tl_policy=auto
+erase.transfer_blocks|transfer length beyond 16 bits|erase.transfer_blocks=65536
+erase.same_blocks|empty WRITE SAME range|erase.same_blocks=0
+erase.disks|more disks to erase than on the loop|erase.disks=3
+disk.capacity_gb|fixed disk without a capacity|disk.capacity_gb=0
+workload.type|erase over the ideal transport|transport=ideal
+disk.1.rate_mbs|negative per-disk rate|disk.1.rate_mbs=-5
+disk.1.rate_mbs|per-disk rate not a number|disk.1.rate_mbs=fast
+disk.2.rate_mbs|override for a disk that does not exist|disk.2.rate_mbs=40
+disk.1.model|override of a key that is not per disk|disk.1.model=zoned
+disk.1.sector_time_inner_ms|per-disk inner sector time below the outer one|disk.model=zoned disk.1.sector_time_inner_ms=0.001
+CASES
 echo '{"disk": {"count": 2, "1": {"seek_write_max_ms": "slow"}}}' >"$tmp/bad.json"
 run --config "$tmp/bad.json" --quiet
 expect_error disk.1.seek_write_max_ms "per-disk override in a JSON file with the wrong type"

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <systemc>
+#include <tuple>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
@@ -63,15 +64,11 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
     tlm::tlm_response_status transact(disk::CommandKind kind, std::uint64_t tag, std::uint64_t lba, std::uint32_t blocks,
                                       std::uint32_t bytes = 512)
     {
-        tlm::tlm_generic_payload trans;
         disk::DiskCommand cmd;
-        cmd.kind = kind;
-        cmd.read = false;
-        cmd.bytes = bytes;
-        cmd.tag = tag;
-        cmd.lba = lba;
-        cmd.same_blocks = blocks;
+        cmd.read = false;  // a write of `bytes` to every sector of [lba, lba + blocks)
         cmd.done = this;
+        std::tie(cmd.kind, cmd.tag, cmd.lba, cmd.same_blocks, cmd.bytes) = std::make_tuple(kind, tag, lba, blocks, bytes);
+        tlm::tlm_generic_payload trans;
         disk::prepare_command(trans, cmd);
         sc_time delay = SC_ZERO_TIME;
         out->b_transport(trans, delay);
