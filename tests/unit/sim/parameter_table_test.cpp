@@ -58,7 +58,9 @@ const std::set<std::string> kSpecKeys = {
     "workload.lba", "volume.raid", "volume.stripe_kib", "volume.split_merge", "transport",  // issue 9: volumes
     "schedule", "cmdf.fifo", "cmdf.arbitration", "cmdf.preempt", "cmdf.impl", "rtl.clock_mhz", "rtl.lockstep",
     "sim.time_limit_s",
-    "loop.baud_gbps"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
+    "loop.baud_gbps",  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
+    "erase.command", "erase.strategy", "erase.tl_policy", "erase.transfer_blocks", "erase.same_blocks", "erase.disks",
+    "disk.capacity_gb"};  // issue 10: erasure
 
 }  // namespace
 
@@ -154,7 +156,7 @@ TEST_CASE("parameter_table: units and choices")
     CHECK(t.find("sim.time_limit_s")->unit == "s");
     CHECK(t.find("loop.speed")->choices == std::vector<std::string>{"1GFC", "2GFC", "4GFC", "8GFC"});
     CHECK(t.find("initiator.dma_policy")->choices == std::vector<std::string>{"fcfs", "round_robin"});
-    CHECK(t.find("workload.type")->choices == std::vector<std::string>{"closed", "open"});
+    CHECK(t.find("workload.type")->choices == std::vector<std::string>{"closed", "open", "erase"});
     CHECK(t.find("schedule")->choices == std::vector<std::string>{"normal", "cmdf"});
 }
 
