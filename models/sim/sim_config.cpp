@@ -172,10 +172,10 @@ disk::DiskParams disk_params(const SimConfig& c, unsigned index)
 namespace {
 
 // The zoned disks' geometry, its own checks reported against the keys that set it.
-disk::ZoneGeometry zone_geometry_of(const SimConfig& c, unsigned index = 0)
+disk::ZoneGeometry zone_geometry_of(const SimConfig& c)
 {
     try {
-        return disk::ZoneGeometry(disk_params(c, index).zoned.geometry);
+        return disk::ZoneGeometry(disk_params(c, 0).zoned.geometry);
     } catch (const std::invalid_argument& e) {
         throw ConfigError(std::string("disk.cylinders, disk.heads, disk.rpm, disk.sector_time_*_ms: ") + e.what());
     }
@@ -293,12 +293,12 @@ SimConfig build_config(const ParameterTable& t)
     c.time_limit_s = t.get_real("sim.time_limit_s");
     read_erase(t, c);
 
-    // Every disk's own values (disk.<i>.* overrides) meet the same rules, reported against its keys.
-    if (t.override_disks().empty()) {
-        check_disk(c, t.has_value("loop.length_m"));
-        return c;
-    }
-    for (unsigned i = 0; i < c.disk.count; ++i) {
+    // disk.* as given, then each disk with overrides: its own values meet the same rules, reported
+    // against its keys (disk.<i>.<name>).
+    SimConfig base = c;
+    base.disks.clear();
+    check_disk(base, t.has_value("loop.length_m"));
+    for (unsigned i : t.override_disks()) {
         SimConfig one = c;
         one.disk = c.disks[i];
         one.disks.clear();
