@@ -41,10 +41,14 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
     const std::string where = c.transport == sim::Transport::Ideal
                                   ? std::string("behind the ideal transport")
                                   : "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.loop.nodes) + " nodes)";
-    std::printf("fcal-sim: %u disks %s, %s workload, queue depth %u, %llu-byte I/Os, %.0f%% reads, schedule %s\n",
-                c.disk.count, where.c_str(), sim::to_string(c.workload.type).c_str(),
-                c.workload.queue_depth, static_cast<unsigned long long>(c.workload.io_size), c.workload.read_fraction * 100,
-                sim::to_string(c.schedule).c_str());
+    if (c.workload.type == sim::WorkloadType::Erase)
+        std::printf("fcal-sim: %u disks %s, erase workload, schedule %s\n", c.disk.count, where.c_str(),
+                    sim::to_string(c.schedule).c_str());
+    else
+        std::printf("fcal-sim: %u disks %s, %s workload, queue depth %u, %llu-byte I/Os, %.0f%% reads, schedule %s\n",
+                    c.disk.count, where.c_str(), sim::to_string(c.workload.type).c_str(),
+                    c.workload.queue_depth, static_cast<unsigned long long>(c.workload.io_size), c.workload.read_fraction * 100,
+                    sim::to_string(c.schedule).c_str());
     std::printf("  measured I/Os      %llu over %.6f s (warm-up and cool-down %llu each)\n",
                 static_cast<unsigned long long>(r["measured_ios"].get<std::uint64_t>()), r["measured_time_s"].get<double>(),
                 static_cast<unsigned long long>(r["warmup_ios"].get<std::uint64_t>()));
@@ -55,11 +59,16 @@ void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
     if (c.volume.raid != controller::RaidLevel::None)
         std::printf("  volume             %s over %u disks, %llu KiB stripe unit, %s\n", controller::to_string(c.volume.raid).c_str(),
                     c.disk.count, static_cast<unsigned long long>(c.volume.stripe_kib), controller::to_string(c.volume.split_merge).c_str());
+    if (r.contains("erase_time_s"))
+        std::printf("  erase              %s, %s, %u disks, %u blocks per command: %.3f s\n", host::to_string(c.erase.command),
+                    host::to_string(c.erase.strategy), c.erase.disks, r["erase"]["blocks_per_command"].get<unsigned>(),
+                    r["erase_time_s"].get<double>());
     const auto& m = r["disk_mechanics"];
     if (c.disk.model == disk::DiskModel::Zoned)
+        // Disk 0's geometry (disk.<i>.* overrides may make the others differ).
         std::printf("  zoned disks        capacity %.3f GB each (%u cylinders x %u heads, %u rpm); mean seek %.1f us, rotation %.1f us, transfer %.1f us\n",
-                    m["capacity_bytes"].get<std::uint64_t>() / 1e9, c.disk.cylinders, c.disk.heads,
-                    static_cast<unsigned>(c.disk.rpm), m["mean_seek_us"].get<double>(), m["mean_rotation_us"].get<double>(),
+                    m["capacity_bytes"].get<std::uint64_t>() / 1e9, c.disks.front().cylinders, c.disks.front().heads,
+                    static_cast<unsigned>(c.disks.front().rpm), m["mean_seek_us"].get<double>(), m["mean_rotation_us"].get<double>(),
                     m["mean_transfer_us"].get<double>());
     if (r["ports"].empty()) {  // transport=ideal
         std::printf("  transport          ideal; simulated %.6f s in %.3f s wall\n", r["sim_time_s"].get<double>(),
@@ -326,6 +335,14 @@ int run_simulator(int argc, char* argv[])
         }
     }
 
+    if (host::EraseJob* job = system->erase_job()) {
+        // Long erasure jobs report every tenth of their commands (stderr: not part of any result).
+        job->on_progress([](std::uint64_t done, std::uint64_t total) {
+            std::fprintf(stderr, "fcal-sim: erase %3llu %% (%llu of %llu commands) at %.3f s simulated\n",
+                         static_cast<unsigned long long>(done * 100 / total), static_cast<unsigned long long>(done),
+                         static_cast<unsigned long long>(total), sc_core::sc_time_stamp().to_seconds());
+        });
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const sim::RunResult run = system->run();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

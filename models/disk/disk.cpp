@@ -24,7 +24,8 @@ constexpr std::uint32_t kMediaStepBytes = 4096;
 std::unique_ptr<Mechanism> make_mechanism(const DiskParams& p)
 {
     if (p.model == DiskModel::Zoned) return std::make_unique<ZonedMechanism>(p.zoned, p.seed);
-    return std::make_unique<FixedMechanism>(p.access_time_s, p.access_dist, p.media_rate_bytes_per_s, p.seed);
+    return std::make_unique<FixedMechanism>(p.access_time_s, p.access_dist, p.media_rate_bytes_per_s, p.seed,
+                                            p.capacity_sectors);
 }
 
 }  // namespace
@@ -88,8 +89,12 @@ void Disk::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
 
 void Disk::new_command(tlm::tlm_generic_payload& trans, DiskCommand& cmd, const sc_time& delay)
 {
+    const std::uint64_t capacity = mechanism_->capacity_sectors();
+    // A WRITE SAME carries one sector of data, and its range ends on the disk: never a wrap.
+    const bool bad_same = cmd.same_blocks > 0 && (cmd.read || cmd.bytes != mechanism_->sector_bytes() ||
+                                                  (capacity > 0 && cmd.lba + cmd.same_blocks > capacity));
     if (buffers_.count(cmd.tag) || writes_waiting_.count(cmd.tag) || cmd.tag >= kDiskBufferSpan - 1 ||
-        (mechanism_->capacity_sectors() > 0 && cmd.lba >= mechanism_->capacity_sectors())) {
+        (capacity > 0 && cmd.lba >= capacity) || bad_same) {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
@@ -100,7 +105,7 @@ void Disk::new_command(tlm::tlm_generic_payload& trans, DiskCommand& cmd, const 
         return;
     }
     // The initiator may reuse its payload and extension as soon as we return.
-    const Task task{cmd.read, cmd.bytes, cmd.lba, cmd.tag, cmd.done, sc_time_stamp() + delay};
+    const Task task{cmd.read, cmd.bytes, cmd.lba, cmd.tag, cmd.same_blocks, cmd.done, sc_time_stamp() + delay};
     ++slots_used_;
     ++stats_.commands_accepted;
     stats_.max_queue = std::max(stats_.max_queue, slots_used_);
@@ -126,7 +131,7 @@ void Disk::write_data_in(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
     writes_waiting_.erase(it);
     task.arrival = sc_time_stamp() + delay;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    if (streams() && params_.write_cache && dirty_ + task.bytes <= params_.buffer_bytes) {
+    if (streams() && params_.write_cache && task.same_blocks == 0 && dirty_ + task.bytes <= params_.buffer_bytes) {
         // Write-back: complete now; the medium write follows as a job of its own.
         dirty_ += task.bytes;
         ++stats_.writes_cached;
@@ -233,12 +238,18 @@ void Disk::start_next()
     ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(i));
     const sc_time now = sc_time_stamp();
     const sc_time start = std::max(now, current_.arrival);
-    const Positioning p = mechanism_->position(Access{current_.read, current_.lba, current_.bytes}, start.to_seconds());
+    // A WRITE SAME's range (at most 65535 sectors of at most 64 KiB: below 2^32 bytes).
+    const std::uint32_t media_bytes =
+        current_.same_blocks > 0 ? current_.same_blocks * mechanism_->sector_bytes() : current_.bytes;
+    const Positioning p = mechanism_->position(Access{current_.read, current_.lba, media_bytes}, start.to_seconds());
+    const double media_s = current_.same_blocks > 0 ? mechanism_->pass_seconds(current_.lba, current_.same_blocks)
+                                                    : current_.bytes / p.media_bytes_per_s;
     ++stats_.positionings;
     stats_.overhead_s += p.overhead_s;
     stats_.seek_s += p.seek_s;
     stats_.rotation_s += p.rotation_s;
-    stats_.transfer_s += current_.bytes / p.media_bytes_per_s;
+    stats_.transfer_s += media_s;
+    stats_.media_bytes += media_bytes;
     busy_ = true;
     started_ = start;
     media_rate_ = p.media_bytes_per_s;
@@ -249,7 +260,7 @@ void Disk::start_next()
         done_event_.notify(start - now + positioning);
         return;
     }
-    service_ = positioning + sc_time(static_cast<double>(current_.bytes) / media_rate_, SC_SEC);
+    service_ = positioning + sc_time(current_.same_blocks > 0 ? media_s : static_cast<double>(current_.bytes) / media_rate_, SC_SEC);
     done_event_.notify(start - now + service_);
 }
 

@@ -15,6 +15,9 @@
 // buffer (write-back) while the medium write follows as a background job; the write cache holds at
 // most buffer_bytes of data not yet on the medium, and a write that does not fit is written through.
 //
+// A WRITE SAME (DiskCommand::same_blocks) is written through: once positioned at its first sector,
+// the medium passes the whole range (Mechanism::pass_seconds).
+//
 // An annotated delay on any transaction is its effective time: a command or a write's data do not
 // count as arrived, and read bytes do not leave the buffer, before sc_time_stamp() + delay. The disk
 // keeps no data (reads return zeros).
@@ -49,6 +52,7 @@ struct DiskParams {
     double access_time_s{};              // mean access time per command
     AccessDist access_dist{};
     double media_rate_bytes_per_s{};     // MB = 10^6 bytes
+    std::uint64_t capacity_sectors{};    // 512-byte sectors; 0 = no capacity (the LBA is not checked)
     // Zoned model.
     ZonedParams zoned;
     Scheduler scheduler{};
@@ -72,6 +76,7 @@ struct DiskStats {
     std::size_t max_queue = 0;              // most slots held at once
     std::uint64_t buffer_bytes_in = 0;      // write data put into the buffer
     std::uint64_t buffer_bytes_out = 0;     // read data taken from the buffer
+    std::uint64_t media_bytes = 0;          // moved to or from the medium (a WRITE SAME: its whole range)
     std::uint64_t announcements = 0;        // read_data calls (partial reads handed to the HBA)
     std::uint64_t media_pauses = 0;         // the medium waited for buffer room
     // Sums over every positioning, seconds.
@@ -101,6 +106,7 @@ private:
         std::uint32_t bytes = 0;
         std::uint64_t lba = 0;
         std::uint64_t tag = 0;
+        std::uint32_t same_blocks = 0;  // WRITE SAME: sectors the one sector of data goes to
         DiskReady* done = nullptr;  // nullptr: a write-back's media write (holds no slot)
         sc_core::sc_time arrival;   // eligible from
     };

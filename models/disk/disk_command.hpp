@@ -15,7 +15,8 @@
 //   recovery"). The disk drops it wherever it is — waiting for its data, queued, in service (the
 //   actuator stops), or done with read data still in the buffer — frees its slot and buffer space,
 //   and never calls back for it. A tag the disk holds nothing of is answered OK all the same.
-// Malformed transactions get TLM_COMMAND_ERROR_RESPONSE (unknown tag, wrong kind, no extension).
+// Malformed transactions get TLM_COMMAND_ERROR_RESPONSE (unknown tag, wrong kind, no extension, an LBA
+// or a WRITE SAME range beyond the capacity, WRITE SAME data other than one sector).
 //
 // Data phase: plain READ/WRITE payloads at buffer_address(tag, offset), the command's bytes in the
 // disk's buffer. A read of bytes the disk has not yet announced (read_data or disk_ready) is refused
@@ -56,6 +57,9 @@ struct DiskCommand : tlm::tlm_extension<DiskCommand> {
     bool read = true;
     std::uint32_t bytes = 0;
     std::uint64_t lba = 0;  // in the disk's sectors
+    // WRITE SAME: the write's data (`bytes`, one sector) go to every sector of [lba, lba + same_blocks)
+    // (docs/model.md, "Erasure"). 0: an ordinary read or write.
+    std::uint32_t same_blocks = 0;
     std::uint64_t tag = 0;  // unique among the commands the initiator has at the disk (RX_ID)
     DiskReady* done = nullptr;
     CommandStatus status = CommandStatus::Accepted;  // set by the disk (kind New)

@@ -12,8 +12,9 @@ const char* to_string(AccessDist dist)
     return "constant";
 }
 
-FixedMechanism::FixedMechanism(double mean_access_s, AccessDist dist, double media_bytes_per_s, std::uint64_t seed)
-    : mean_(mean_access_s), dist_(dist), rate_(media_bytes_per_s), random_(seed)
+FixedMechanism::FixedMechanism(double mean_access_s, AccessDist dist, double media_bytes_per_s, std::uint64_t seed,
+                               std::uint64_t capacity_sectors)
+    : mean_(mean_access_s), dist_(dist), rate_(media_bytes_per_s), capacity_(capacity_sectors), random_(seed)
 {
 }
 

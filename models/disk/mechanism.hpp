@@ -27,8 +27,13 @@ public:
     virtual Positioning position(const Access& access, double start_s) = 0;
     // Time position() would take before the media transfer, without moving anything (SPTF).
     virtual double estimate(const Access& access, double start_s) const = 0;
-    // Sectors addressable; 0 when the model has no geometry (the fixed disk).
+    // Sectors addressable; 0 when the model has no geometry (the fixed disk without a capacity).
     virtual std::uint64_t capacity_sectors() const { return 0; }
+    // Bytes of one sector, the LBA unit.
+    virtual std::uint32_t sector_bytes() const = 0;
+    // Time the medium takes to pass `sectors` sectors from `lba` once positioned: a WRITE SAME range
+    // (docs/model.md, "Erasure").
+    virtual double pass_seconds(std::uint64_t lba, std::uint64_t sectors) const = 0;
 };
 
 }  // namespace fcal::disk

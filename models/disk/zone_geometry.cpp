@@ -54,6 +54,23 @@ SectorPlace ZoneGeometry::place(std::uint64_t lba) const
     return s;
 }
 
+double ZoneGeometry::pass_seconds(std::uint64_t lba, std::uint64_t sectors) const
+{
+    if (sectors == 0) return 0;
+    if (sectors > capacity_ || lba > capacity_ - sectors)
+        throw std::out_of_range("sectors " + std::to_string(lba) + " + " + std::to_string(sectors) + " beyond the disk's capacity");
+    const double begin = static_cast<double>(lba), end = static_cast<double>(lba + sectors);
+    double seconds = 0;
+    for (unsigned cyl = place(lba).cylinder; cyl < p_.cylinders; ++cyl) {
+        const double low = sectors_below(cyl), high = sectors_below(cyl + 1);
+        if (low >= end) break;
+        const double on_cylinder = std::min(end, high) - std::max(begin, low);
+        // One revolution per track: the share of the cylinder's sectors, times heads revolutions.
+        seconds += on_cylinder / (high - low) * p_.heads * p_.revolution_s;
+    }
+    return seconds;
+}
+
 double ZoneGeometry::bytes_per_s(unsigned cylinder) const
 {
     return sectors_per_track(cylinder) * p_.sector_bytes / p_.revolution_s;

@@ -41,6 +41,10 @@ public:
     SectorPlace place(std::uint64_t lba) const;
     // Media rate at cylinder i: SEC(i) sectors per revolution.
     double bytes_per_s(unsigned cylinder) const;
+    // Time the medium takes to pass sectors [lba, lba + sectors) in one sweep, cylinder by cylinder:
+    // each track of cylinder i, (N(i + 1) - N(i)) / heads sectors, passes in one revolution; track and
+    // head switches are free (perfect skew). std::out_of_range past the capacity.
+    double pass_seconds(std::uint64_t lba, std::uint64_t sectors) const;
 
 private:
     ZoneGeometryParams p_;

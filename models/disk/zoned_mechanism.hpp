@@ -34,6 +34,8 @@ public:
     Positioning position(const Access& access, double start_s) override;
     double estimate(const Access& access, double start_s) const override;
     std::uint64_t capacity_sectors() const override { return geometry_.capacity_sectors(); }
+    std::uint32_t sector_bytes() const override { return p_.geometry.sector_bytes; }
+    double pass_seconds(std::uint64_t lba, std::uint64_t sectors) const override { return geometry_.pass_seconds(lba, sectors); }
 
     const ZoneGeometry& geometry() const { return geometry_; }
     const SeekCurve& seek_curve(bool read) const { return read ? read_seek_ : write_seek_; }

@@ -121,6 +121,7 @@ void InitiatorHba::submit(IoRequest* io)
     spec.lba = io->lba;
     spec.block_bytes = params_.block_bytes;
     spec.request_id = io->id;
+    spec.write_same_blocks = io->same_blocks;
     Active a;
     a.io = io;
     a.exchange = std::make_unique<fcp::Exchange>(spec);
@@ -153,6 +154,7 @@ void InitiatorHba::send_command(std::uint16_t ox_id, std::uint64_t serial)
 void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
 {
     const fcp::FcFrame& f = fcp::fc_frame_of(frame);
+    if (on_wire) on_wire(*active(f.ox_id).io, frame.words());
     if (f.iu == fcp::InformationUnit::Command) {
         // An aborted exchange's FCP_CMND may still have been in the FIFO.
         const auto it = exchanges_.find(f.ox_id);
@@ -167,6 +169,7 @@ void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
 
 void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
+    if (on_wire) on_wire(*active(fcp::fc_frame_of(*frame).ox_id).io, frame->words());
     frame_proc_.run(params_.frame_proc, [this, frame] {
         port_.release_buffer();
         handle(fcp::fc_frame_of(*frame));

@@ -50,6 +50,8 @@ public:
     // HBA (queued to SOF); data payload crossed the loop to or from this HBA.
     std::function<void(const IoRequest&, const sc_core::sc_time& wait)> on_command_sent;
     std::function<void(std::uint32_t bytes)> on_data;
+    // Every frame of an I/O's exchange that crossed the loop, sent or received: its words, SOF to EOF.
+    std::function<void(const IoRequest&, std::uint32_t words)> on_wire;
 
     void submit(IoRequest* io) override;
     void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;

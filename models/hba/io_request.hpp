@@ -16,6 +16,8 @@ struct IoRequest {
     bool read = true;
     std::uint32_t bytes = 0;
     std::uint64_t lba = 0;
+    // WRITE SAME(10) of this many blocks from `lba` (`bytes`: the one block of data); 0 = READ/WRITE(10).
+    std::uint32_t same_blocks = 0;
     // Timestamps, filled in on the way.
     sc_core::sc_time issued;         // the workload created it
     sc_core::sc_time to_hba;         // the driver handed it to the HBA

@@ -128,6 +128,7 @@ bool TargetHba::disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind)
     cmd.read = spec.direction == fcp::DataDirection::Read;
     cmd.bytes = spec.size_bytes;
     cmd.lba = spec.lba;
+    cmd.same_blocks = spec.write_same_blocks;
     cmd.tag = rx_id;
     cmd.done = this;
     tlm::tlm_generic_payload gp;

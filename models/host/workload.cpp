@@ -43,6 +43,30 @@ Workload::Workload(sc_core::sc_module_name name, IoTarget& driver, const Workloa
 bool Workload::issue(unsigned disk)
 {
     if (all_issued()) return false;
+    hba::IoRequest shape;
+    shape.disk = disk;
+    shape.read = random_.bernoulli(params_.read_fraction);
+    shape.bytes = params_.io_size_bytes;
+    if (params_.io_size_max_bytes != 0) {
+        const std::uint64_t b = params_.block_bytes, low = params_.io_size_bytes / b, high = params_.io_size_max_bytes / b;
+        shape.bytes = static_cast<std::uint32_t>((low + random_.below(high - low + 1)) * b);
+    }
+    const std::uint64_t io_blocks = (shape.bytes + params_.block_bytes - 1) / params_.block_bytes;
+    const std::uint64_t lba_choices = span_ - io_blocks + 1;
+    if (params_.lba == LbaPattern::Random) {
+        shape.lba = random_.below(lba_choices);
+    } else {
+        // Back to back from LBA 0, starting over when this I/O would not fit.
+        if (next_lba_[disk] >= lba_choices) next_lba_[disk] = 0;
+        shape.lba = next_lba_[disk];
+        next_lba_[disk] = shape.lba + io_blocks;
+    }
+    return issue_shaped(shape);
+}
+
+bool Workload::issue_shaped(const hba::IoRequest& shape)
+{
+    if (all_issued()) return false;
     hba::IoRequest* io;
     if (free_.empty()) {
         pool_.emplace_back();
@@ -53,28 +77,16 @@ bool Workload::issue(unsigned disk)
     }
     *io = hba::IoRequest{};
     io->id = issued_;
-    io->disk = disk;
-    io->target = params_.disks.at(disk);
-    io->read = random_.bernoulli(params_.read_fraction);
-    io->bytes = params_.io_size_bytes;
-    if (params_.io_size_max_bytes != 0) {
-        const std::uint64_t b = params_.block_bytes, low = params_.io_size_bytes / b, high = params_.io_size_max_bytes / b;
-        io->bytes = static_cast<std::uint32_t>((low + random_.below(high - low + 1)) * b);
-    }
-    const std::uint64_t io_blocks = (io->bytes + params_.block_bytes - 1) / params_.block_bytes;
-    const std::uint64_t lba_choices = span_ - io_blocks + 1;
-    if (params_.lba == LbaPattern::Random) {
-        io->lba = random_.below(lba_choices);
-    } else {
-        // Back to back from LBA 0, starting over when this I/O would not fit.
-        if (next_lba_[disk] >= lba_choices) next_lba_[disk] = 0;
-        io->lba = next_lba_[disk];
-        next_lba_[disk] = io->lba + io_blocks;
-    }
+    io->disk = shape.disk;
+    io->target = params_.disks.at(shape.disk);
+    io->read = shape.read;
+    io->bytes = shape.bytes;
+    io->lba = shape.lba;
+    io->same_blocks = shape.same_blocks;
     io->issued = sc_core::sc_time_stamp();
     ++issued_;
     if (io->read) ++reads_issued_;
-    ++outstanding_per_disk_[disk];
+    ++outstanding_per_disk_[shape.disk];
     driver_.submit(io);
     return true;
 }

@@ -77,6 +77,9 @@ protected:
 
     // Issues one I/O to `disk` now; false (and nothing issued) once total_ios have been issued.
     bool issue(unsigned disk);
+    // Issues `shape` (its disk, direction, bytes, LBA and WRITE SAME range; the rest is filled in) now,
+    // drawing nothing; false (and nothing issued) once total_ios have been issued.
+    bool issue_shaped(const hba::IoRequest& shape);
     bool all_issued() const { return issued_ >= params_.total_ios; }
     // The end of a run with nothing to issue at all.
     void report_done_if_finished();

@@ -356,8 +356,63 @@ std::size_t ParameterTable::index_of(const std::string& key) const
                       (best.empty() ? " (see --list-params)" : " (did you mean " + best + "?)"));
 }
 
+// Disk indices of overrides: a loop holds at most 125 disks (disk.count's limit).
+constexpr unsigned kMaxDiskIndex = 124;
+
+std::optional<std::pair<unsigned, Parameter>> ParameterTable::disk_override(const std::string& key) const
+{
+    const std::string prefix = "disk.";
+    if (key.rfind(prefix, 0) != 0) return std::nullopt;
+    const auto dot = key.find('.', prefix.size());
+    if (dot == std::string::npos || dot == prefix.size()) return std::nullopt;
+    const std::string digits = key.substr(prefix.size(), dot - prefix.size());
+    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+    const Parameter* base = find(prefix + key.substr(dot + 1));
+    if (base == nullptr || !base->per_disk) {
+        std::string names;
+        for (const auto& p : parameters_)
+            if (p.per_disk) names += (names.empty() ? "" : ", ") + p.key.substr(prefix.size());
+        throw ConfigError(key + ": unknown parameter (a disk.<i>.<name> override takes one of: " + names + ")");
+    }
+    if (digits.size() > 3 || std::stoul(digits) > kMaxDiskIndex)
+        throw ConfigError(key + ": disk index " + digits + " is out of range 0.." + std::to_string(kMaxDiskIndex));
+    Parameter p = *base;
+    p.key = key;
+    return std::make_pair(static_cast<unsigned>(std::stoul(digits)), std::move(p));
+}
+
+std::vector<unsigned> ParameterTable::override_disks() const
+{
+    std::vector<unsigned> disks;
+    for (const auto& [where, value] : overrides_)
+        if (disks.empty() || disks.back() != where.first) disks.push_back(where.first);
+    return disks;
+}
+
+std::string ParameterTable::first_override_key(unsigned index) const
+{
+    for (const auto& [where, value] : overrides_)
+        if (where.first == index) return "disk." + std::to_string(index) + where.second.substr(4);
+    return "disk." + std::to_string(index);
+}
+
+ParameterTable ParameterTable::for_disk(unsigned index) const
+{
+    ParameterTable t = *this;
+    t.overrides_.clear();
+    for (const auto& [where, value] : overrides_)
+        if (where.first == index) t.entries_[index_.at(where.second)].value = value;
+    return t;
+}
+
 void ParameterTable::set(const std::string& key, const std::string& text)
 {
+    if (const auto o = disk_override(key)) {
+        ParamValue value = parse_text(o->second, text);
+        check_limits(o->second, value);
+        overrides_[{o->first, "disk." + key.substr(key.find('.', 5) + 1)}] = std::move(value);
+        return;
+    }
     const std::size_t i = index_of(key);
     ParamValue value = parse_text(parameters_[i], text);
     check_limits(parameters_[i], value);
@@ -380,6 +435,7 @@ void ParameterTable::load_json(const nlohmann::json& object, const std::string& 
 
     // Collected first and applied only if every member is good, so a failed load changes nothing.
     std::vector<std::pair<std::size_t, ParamValue>> updates;
+    std::vector<std::pair<std::pair<unsigned, std::string>, ParamValue>> disk_updates;
     std::set<std::string> seen;
     const auto walk = [&](const auto& self, const json& members, const std::string& path) -> void {
         for (const auto& member : members.items()) {
@@ -389,9 +445,16 @@ void ParameterTable::load_json(const nlohmann::json& object, const std::string& 
                 self(self, member.value(), key);
                 continue;
             }
-            const std::size_t i = index_of(key);
             // {"loop":{"speed":..}} and {"loop.speed":..} together would make the winner depend on
             // member order; refuse instead of guessing.
+            if (const auto o = disk_override(key)) {
+                if (!seen.insert(key).second) throw ConfigError(key + ": given twice");
+                ParamValue value = parse_json_value(o->second, member.value());
+                check_limits(o->second, value);
+                disk_updates.push_back({{o->first, "disk." + key.substr(key.find('.', 5) + 1)}, std::move(value)});
+                continue;
+            }
+            const std::size_t i = index_of(key);
             if (!seen.insert(key).second) throw ConfigError(key + ": given twice");
             ParamValue value = parse_json_value(parameters_[i], member.value());
             check_limits(parameters_[i], value);
@@ -404,6 +467,7 @@ void ParameterTable::load_json(const nlohmann::json& object, const std::string& 
         throw ConfigError(prefix + e.what());
     }
     for (auto& [i, value] : updates) entries_[i].value = std::move(value);
+    for (auto& [where, value] : disk_updates) overrides_[where] = std::move(value);
 }
 
 void ParameterTable::load_json_file(const std::string& path)
@@ -710,11 +774,21 @@ ParameterTable fcal_parameters()
     t.add(real("disk.buffer_full_ratio", 0.25, 0.0, "",
                "zoned: read data go to the HBA when the buffer holds this share of it or the rest of the I/O", true, 1.0));
     t.add(non_negative("disk.command_overhead_us", 0.0, "us", "zoned: controller firmware time per command"));
+    // A fixed disk's capacity: what an erase job writes (docs/model.md, "Erasure"); LBAs are 32 bits.
+    t.add(real("disk.capacity_gb", 0.0, 0.0, "GB",
+               "fixed: capacity (GB = 10^9 bytes, 512-byte blocks) that erase jobs write and LBAs are checked against; 0 = none",
+               false, 2199.0));
+    // Disks may differ: disk.<i>.<name> overrides these for disk i (docs/model.md, "Erasure").
+    for (const char* name : {"access_ms", "rate_mbs", "queue_slots", "access_dist", "rpm", "cylinders", "heads",
+                             "sector_time_inner_ms", "sector_time_outer_ms", "seek_read_min_ms", "seek_read_max_ms",
+                             "seek_write_min_ms", "seek_write_max_ms", "write_cache", "buffer_kib", "buffer_full_ratio",
+                             "command_overhead_us", "capacity_gb"})
+        t.allow_per_disk(std::string("disk.") + name);
 
     // Workload and measurement window (docs/model.md, "The workloads", "Statistics and the
     // measurement window").
-    t.add(choice("workload.type", "closed", {"closed", "open"},
-                 "closed: queue_depth I/Os always outstanding per disk; open: Poisson arrivals at rate_iops"));
+    t.add(choice("workload.type", "closed", {"closed", "open", "erase"},
+                 "closed: queue_depth I/Os always outstanding per disk; open: Poisson arrivals at rate_iops; erase: erase.*"));
     t.add(integer("workload.queue_depth", 1, 1, 1024, "I/Os", "I/Os outstanding per disk in the closed workload"));
     t.add(bytes("workload.io_size", 64 * kKi, 1, kGi, "bytes moved by each I/O"));
     t.add(real("workload.read_fraction", 1.0, 0.0, "", "probability that an I/O is a read (else a write)", false, 1.0));
@@ -753,6 +827,17 @@ ParameterTable fcal_parameters()
                 "0: every I/O is workload.io_size; else sizes uniform in whole LBA blocks from workload.io_size to this"));
     t.add(bytes("workload.span_bytes", 0, 0, kGi * kMi,
                 "0: LBAs over the whole disk or volume; else within its first span_bytes (a file)"));
+    // Erasure jobs, workload.type=erase (docs/model.md, "Erasure").
+    t.add(choice("erase.command", "write_same", {"write", "write_same"},
+                 "erase: WRITE(10) with the data on the wire, or WRITE SAME(10) with one block per range"));
+    t.add(choice("erase.strategy", "parallel", {"sequential", "round_robin", "parallel"},
+                 "erase: one disk after the other, one command per disk in turn, or one stream per disk"));
+    t.add(choice("erase.tl_policy", "fixed", {"fixed", "by_disk_count"},
+                 "erase: WRITE transfer length erase.transfer_blocks, or 4096 / erase.disks rounded down to a power of two"));
+    t.add(integer("erase.transfer_blocks", 256, 1, 65535, "blocks", "erase: WRITE(10) transfer length (erase.tl_policy=fixed)"));
+    t.add(integer("erase.same_blocks", 65535, 1, 65535, "blocks", "erase: blocks per WRITE SAME(10) range (the last one: the rest)"));
+    t.add(integer("erase.disks", std::nullopt, 1, 125, "disks", "erase: the first this many disks of the loop are erased",
+                  "disk.count"));
     t.add(choice("transport", "loop", {"loop", "ideal"},
                  "loop: driver, HBAs and the FC-AL loop; ideal: the controller reaches the disks directly in zero time"));
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <limits>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -47,6 +48,8 @@ struct Parameter {
     bool real_min_exclusive = false;
     // ... and of Choice values.
     std::vector<std::string> choices;
+    // A disk.* key one disk may override as disk.<i>.<name> (docs/model.md, "Erasure").
+    bool per_disk = false;
 };
 
 class ParameterTable {
@@ -54,6 +57,8 @@ public:
     // Adds a parameter; throws std::logic_error on a duplicate key or a default outside its limits
     // (a mistake in the table itself, not the user's).
     void add(Parameter parameter);
+    // Lets disk.<i>.<name> override the disk.* key `key` for disk i.
+    void allow_per_disk(const std::string& key) { parameters_.at(index_.at(key)).per_disk = true; }
 
     // Reads a JSON object whose members are nested objects and/or dotted keys, e.g.
     // {"loop":{"speed":"4GFC"},"disk.count":8}. All or nothing: on error nothing is changed.
@@ -83,16 +88,27 @@ public:
     // Columns: key, default, unit, range, description.
     void list(std::ostream& out) const;
 
+    // Per-disk overrides, disk.<i>.<name> for a per_disk key disk.<name> (i from 0): the disks
+    // that have any, ascending, and the table as disk i sees it (its overrides as set values).
+    std::vector<unsigned> override_disks() const;
+    ParameterTable for_disk(unsigned index) const;
+    std::string first_override_key(unsigned index) const;  // disk.<index>.<name> of its first override
+    bool has_override(unsigned index, const std::string& key) const { return overrides_.count({index, key}) > 0; }
+
 private:
     struct Entry {
         std::optional<ParamValue> value;  // explicitly given
     };
     std::size_t index_of(const std::string& key) const;  // ConfigError for an unknown key
+    // For disk.<i>.<name> naming a per-disk key: i and disk.<name>'s parameter, renamed to the key
+    // given (so that errors name it); nullopt for any other key.
+    std::optional<std::pair<unsigned, Parameter>> disk_override(const std::string& key) const;
     const ParamValue& value_of(const std::string& key, ParamType expected) const;
 
     std::vector<Parameter> parameters_;
     std::vector<Entry> entries_;
     std::unordered_map<std::string, std::size_t> index_;
+    std::map<std::pair<unsigned, std::string>, ParamValue> overrides_;  // (disk, disk.<name>) -> value
 };
 
 // Every fcal parameter with its default.

@@ -11,6 +11,7 @@ std::string to_string(WorkloadType type)
     switch (type) {
     case WorkloadType::Closed: return "closed";
     case WorkloadType::Open: return "open";
+    case WorkloadType::Erase: return "erase";
     }
     throw std::logic_error("unknown workload type");
 }
@@ -68,6 +69,35 @@ void write_hba(const HbaConfig& hba, nlohmann::json& j)
     j["sft_us"] = hba.sft_us;
 }
 
+void read_disk_models(const ParameterTable& t, DiskConfig& d);
+
+// Every per-disk value of a disk (the count excepted).
+void read_disk(const ParameterTable& t, DiskConfig& d)
+{
+    d.access_ms = t.get_real("disk.access_ms");
+    d.rate_mbs = t.get_real("disk.rate_mbs");
+    d.queue_slots = get_unsigned(t, "disk.queue_slots");
+    d.capacity_gb = t.get_real("disk.capacity_gb");
+    read_disk_models(t, d);
+}
+
+// A configuration error found for disk i's overrides names disk.<i>.<name> rather than disk.<name>.
+[[noreturn]] void rethrow_for_disk(const ConfigError& e, unsigned index)
+{
+    std::string text = e.what(), out;
+    const std::string from = "disk.", to = "disk." + std::to_string(index) + ".";
+    for (std::size_t i = 0; i < text.size();) {
+        if (text.compare(i, from.size(), from) == 0 && i + from.size() < text.size() && text[i + from.size()] >= 'a' &&
+            text[i + from.size()] <= 'z' && text.compare(i + from.size(), 6, "count ") != 0) {
+            out += to;
+            i += from.size();
+        } else {
+            out += text[i++];
+        }
+    }
+    throw ConfigError(out);
+}
+
 void read_disk_models(const ParameterTable& t, DiskConfig& d)
 {
     d.model = t.get_string("disk.model") == "zoned" ? disk::DiskModel::Zoned : disk::DiskModel::Fixed;
@@ -110,7 +140,7 @@ void read_disk_models(const ParameterTable& t, DiskConfig& d)
 
 disk::DiskParams disk_params(const SimConfig& c, unsigned index)
 {
-    const DiskConfig& d = c.disk;
+    const DiskConfig& d = index < c.disks.size() ? c.disks[index] : c.disk;
     disk::DiskParams p;
     p.model = d.model;
     p.queue_slots = d.queue_slots;
@@ -119,6 +149,7 @@ disk::DiskParams disk_params(const SimConfig& c, unsigned index)
     p.access_time_s = d.access_ms * 1e-3;
     p.access_dist = d.access_dist;
     p.media_rate_bytes_per_s = d.rate_mbs * 1e6;
+    p.capacity_sectors = d.model == disk::DiskModel::Fixed ? static_cast<std::uint64_t>(d.capacity_gb * 1e9 / disk::kFixedSectorBytes) : 0;
     p.zoned.geometry.cylinders = d.cylinders;
     p.zoned.geometry.heads = d.heads;
     p.zoned.geometry.sector_bytes = d.sector_bytes;
@@ -152,6 +183,11 @@ disk::ZoneGeometry zone_geometry_of(const SimConfig& c)
 
 }  // namespace
 
+namespace {
+void read_erase(const ParameterTable& t, SimConfig& c);
+void check_disk(const SimConfig& c, bool length_given);
+}  // namespace
+
 SimConfig build_config(const ParameterTable& t)
 {
     SimConfig c;
@@ -171,10 +207,18 @@ SimConfig build_config(const ParameterTable& t)
     if (c.rtl.lockstep && c.cmdf.impl != CmdfImpl::Rtl) throw ConfigError("rtl.lockstep: needs cmdf.impl=rtl");
 
     c.disk.count = get_unsigned(t, "disk.count");
-    c.disk.access_ms = t.get_real("disk.access_ms");
-    c.disk.rate_mbs = t.get_real("disk.rate_mbs");
-    c.disk.queue_slots = get_unsigned(t, "disk.queue_slots");
-    read_disk_models(t, c.disk);
+    read_disk(t, c.disk);
+    c.disks.assign(c.disk.count, c.disk);
+    for (unsigned i : t.override_disks()) {
+        if (i >= c.disk.count)
+            throw ConfigError(t.first_override_key(i) + ": disk " + std::to_string(i) + " does not exist (disk.count = " +
+                              std::to_string(c.disk.count) + ", disks 0.." + std::to_string(c.disk.count - 1) + ")");
+        try {
+            read_disk(t.for_disk(i), c.disks[i]);
+        } catch (const ConfigError& e) {
+            rethrow_for_disk(e, i);
+        }
+    }
 
     c.loop.rate = phy::parse_line_rate(t.get_string("loop.speed"));
     c.loop.baud_gbps = t.has_value("loop.baud_gbps") ? t.get_real("loop.baud_gbps") : phy::baud(c.loop.rate) / 1e9;
@@ -211,7 +255,8 @@ SimConfig build_config(const ParameterTable& t)
     c.driver.completion_us = t.get_real("driver.completion_us");
     c.driver.retries = get_unsigned(t, "driver.retries");
 
-    c.workload.type = t.get_string("workload.type") == "open" ? WorkloadType::Open : WorkloadType::Closed;
+    const std::string type = t.get_string("workload.type");
+    c.workload.type = type == "open" ? WorkloadType::Open : type == "erase" ? WorkloadType::Erase : WorkloadType::Closed;
     c.workload.queue_depth = get_unsigned(t, "workload.queue_depth");
     c.workload.io_size = t.get_bytes("workload.io_size");
     c.workload.read_fraction = t.get_real("workload.read_fraction");
@@ -274,7 +319,66 @@ SimConfig build_config(const ParameterTable& t)
     }
 
     c.time_limit_s = t.get_real("sim.time_limit_s");
+    read_erase(t, c);
 
+    // disk.* as given, then each disk with overrides: its own values meet the same rules, reported
+    // against its keys (disk.<i>.<name>).
+    SimConfig base = c;
+    base.disks.clear();
+    check_disk(base, t.has_value("loop.length_m"));
+    for (unsigned i : t.override_disks()) {
+        SimConfig one = c;
+        one.disk = c.disks[i];
+        one.disks.clear();
+        try {
+            check_disk(one, t.has_value("loop.length_m"));
+        } catch (const ConfigError& e) {
+            rethrow_for_disk(e, i);
+        }
+    }
+    return c;
+}
+
+namespace {
+
+void read_erase(const ParameterTable& t, SimConfig& c)
+{
+    EraseConfig& e = c.erase;
+    e.command = t.get_string("erase.command") == "write" ? host::EraseCommand::Write : host::EraseCommand::WriteSame;
+    const std::string strategy = t.get_string("erase.strategy");
+    e.strategy = strategy == "sequential"    ? host::EraseStrategy::Sequential
+                 : strategy == "round_robin" ? host::EraseStrategy::RoundRobin
+                                             : host::EraseStrategy::Parallel;
+    e.disks = t.has_value("erase.disks") ? get_unsigned(t, "erase.disks") : c.disk.count;
+    e.tl_by_disk_count = t.get_string("erase.tl_policy") == "by_disk_count";
+    e.transfer_blocks = get_unsigned(t, "erase.transfer_blocks");
+    if (e.tl_by_disk_count) {
+        // 4096 / N rounded down to a power of two: 14 -> 256, 8 -> 512, 4 -> 1024, 2 -> 2048.
+        e.transfer_blocks = 1;
+        while (e.transfer_blocks * 2 <= 4096 / e.disks) e.transfer_blocks *= 2;
+    }
+    e.same_blocks = get_unsigned(t, "erase.same_blocks");
+    if (c.workload.type != WorkloadType::Erase) return;
+    if (e.disks > c.disk.count)
+        throw ConfigError("erase.disks: " + std::to_string(e.disks) + " exceeds disk.count = " + std::to_string(c.disk.count));
+    if (c.transport != Transport::Loop) throw ConfigError("workload.type: erase needs transport=loop (WRITE SAME is an FCP command)");
+    if (c.volume.raid != controller::RaidLevel::None)
+        throw ConfigError("workload.type: erase writes the disks themselves; it needs volume.raid=none");
+    for (unsigned i = 0; i < e.disks; ++i)
+        if (c.disks[i].model == disk::DiskModel::Fixed && c.disks[i].capacity_gb * 1e9 < disk::kFixedSectorBytes)
+            throw ConfigError((t.has_override(i, "disk.capacity_gb") ? "disk." + std::to_string(i) + ".capacity_gb"
+                               : t.override_disks().empty()     ? std::string("disk.capacity_gb")
+                                                                : "disk.capacity_gb (disk " + std::to_string(i) + ")") +
+                              ": erasing a fixed disk needs its capacity (at least one 512-byte block)");
+    // A WRITE's data go as one sequence of initiator.max_payload frames; SEQ_CNT is 16 bits.
+    const std::uint64_t write_bytes = static_cast<std::uint64_t>(e.transfer_blocks) * lba_block_bytes(c);
+    if (e.command == host::EraseCommand::Write && write_bytes > 65536ull * c.initiator.max_payload)
+        throw ConfigError("erase.transfer_blocks: " + std::to_string(e.transfer_blocks) + " blocks need more than 65536 frames of initiator.max_payload");
+}
+
+// What disk c.disk must satisfy (the zoned geometry and the model's limits).
+void check_disk(const SimConfig& c, bool length_given)
+{
     if (c.disk.model == disk::DiskModel::Zoned) {
         // A read streams through the buffer a media step (4 KiB) at a time and the HBA takes whole
         // frames, so the buffer must hold a step beside a frame's worth left behind.
@@ -298,19 +402,20 @@ SimConfig build_config(const ParameterTable& t)
                 throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk");
         }
     }
-    check_limits(c, t.has_value("loop.length_m"));  // what the model can represent (sim/config_limits.hpp)
+    check_limits(c, length_given);  // what the model can represent (sim/config_limits.hpp)
     if (c.workload.io_size_max > c.workload.io_size) {
         // The same limits for the largest I/O the sizes can draw.
         SimConfig largest = c;
         largest.workload.io_size = c.workload.io_size_max;
         try {
-            check_limits(largest, t.has_value("loop.length_m"));
+            check_limits(largest, length_given);
         } catch (const ConfigError& e) {
             throw ConfigError(std::string("workload.io_size_max: as the largest I/O, ") + e.what());
         }
     }
-    return c;
 }
+
+}  // namespace
 
 SimConfig default_config() { return build_config(fcal_parameters()); }
 
@@ -368,6 +473,16 @@ nlohmann::json to_json(const SimConfig& c)
                  {"buffer_kib", c.disk.buffer_kib},
                  {"buffer_full_ratio", c.disk.buffer_full_ratio},
                  {"command_overhead_us", c.disk.command_overhead_us}};
+    j["disk"]["capacity_gb"] = c.disk.capacity_gb;
+    // Per-disk overrides: the values in which a disk differs from disk.*.
+    for (std::size_t i = 0; i < c.disks.size(); ++i) {
+        SimConfig one = c;
+        one.disk = c.disks[i];
+        one.disks.clear();
+        const nlohmann::json mine = to_json(one)["disk"];
+        for (const auto& [name, value] : mine.items())
+            if (name != "count" && value != j["disk"][name]) j["disk"][std::to_string(i)][name] = value;
+    }
     j["workload"] = {{"type", to_string(c.workload.type)},
                      {"queue_depth", c.workload.queue_depth},
                      {"io_size", c.workload.io_size},
@@ -378,6 +493,12 @@ nlohmann::json to_json(const SimConfig& c)
                      {"measured_ios", c.workload.measured_ios},
                      {"warmup_ios", c.workload.warmup_ios},
                      {"seed", c.workload.seed}};
+    j["erase"] = {{"command", host::to_string(c.erase.command)},
+                  {"strategy", host::to_string(c.erase.strategy)},
+                  {"tl_policy", c.erase.tl_by_disk_count ? "by_disk_count" : "fixed"},
+                  {"transfer_blocks", c.erase.transfer_blocks},
+                  {"same_blocks", c.erase.same_blocks},
+                  {"disks", c.erase.disks}};
     j["workload"]["lba"] = to_string(c.workload.lba);
     j["volume"] = {{"raid", controller::to_string(c.volume.raid)},
                    {"stripe_kib", c.volume.stripe_kib},

@@ -5,6 +5,7 @@
 // (cmd_exec_us is microseconds), so to_json() reads back as a configuration file.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,7 @@
 #include "disk/disk.hpp"
 #include "hba/command_first_queue.hpp"
 #include "hba/dma_engine.hpp"
+#include "host/erase_job.hpp"
 #include "host/workload.hpp"
 #include "phy/al_pa.hpp"
 #include "phy/line_rate.hpp"
@@ -20,7 +22,7 @@
 
 namespace fcal::sim {
 
-enum class WorkloadType { Closed, Open };
+enum class WorkloadType { Closed, Open, Erase };
 enum class Schedule { Normal, Cmdf };  // docs/model.md, "Command-First"
 
 enum class CmdfImpl { Model, Rtl };
@@ -113,6 +115,17 @@ struct DiskConfig {
     unsigned buffer_kib{};
     double buffer_full_ratio{};
     double command_overhead_us{};
+    double capacity_gb{};  // fixed model: 0 = no capacity
+};
+
+// workload.type=erase (docs/model.md, "Erasure").
+struct EraseConfig {
+    host::EraseCommand command{};
+    host::EraseStrategy strategy{};
+    bool tl_by_disk_count{};          // erase.tl_policy
+    std::uint32_t transfer_blocks{};  // resolved: erase.transfer_blocks, or 4096 / disks as a power of two
+    std::uint32_t same_blocks{};
+    unsigned disks{};                 // the first this many disks
 };
 
 
@@ -160,7 +173,9 @@ struct SimConfig {
     TargetConfig target;
     DriverConfig driver;
     DiskConfig disk;
+    std::vector<DiskConfig> disks;  // each disk's, disk.<i>.* overrides applied (disk.count entries)
     WorkloadConfig workload;
+    EraseConfig erase;
     VolumeConfig volume;
     DecodeConfig decode;
     Transport transport{};

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "host/closed_workload.hpp"
+#include "host/erase_job.hpp"
 #include "host/open_workload.hpp"
 
 namespace fcal::sim {
@@ -102,6 +103,9 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         wp.block_bytes = config.disk.sector_bytes;
         wp.disk_capacity_blocks = disks_.front()->capacity_sectors();
     }
+    // Disks that differ (disk.<i>.* overrides) or fixed disks with a capacity: the smallest bounds the LBAs.
+    for (const auto& d : disks_)
+        if (d->capacity_sectors() > 0) wp.disk_capacity_blocks = std::min(wp.disk_capacity_blocks, d->capacity_sectors());
     host::IoTarget* target = below;
     if (config.volume.raid != controller::RaidLevel::None) {
         controller::VolumeParams vp;
@@ -126,7 +130,23 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     const std::uint64_t largest = std::max(config.workload.io_size, config.workload.io_size_max);
     if (config.workload.span_bytes != 0 && wp.span_blocks * wp.block_bytes < largest)
         throw ConfigError("workload.span_bytes: smaller than the largest I/O (" + std::to_string(largest) + " bytes)");
-    if (config.workload.type == WorkloadType::Closed)
+    std::uint64_t warmup = config.workload.warmup_ios, measured = config.workload.measured_ios;
+    if (config.workload.type == WorkloadType::Erase) {
+        host::EraseParams ep;
+        ep.disks.assign(disk_al_pas_.begin(), disk_al_pas_.begin() + config.erase.disks);
+        for (unsigned d = 0; d < config.erase.disks; ++d) ep.capacity_blocks.push_back(disks_[d]->capacity_sectors());
+        ep.command = config.erase.command;
+        ep.strategy = config.erase.strategy;
+        ep.blocks_per_command = ep.command == host::EraseCommand::WriteSame ? config.erase.same_blocks : config.erase.transfer_blocks;
+        ep.block_bytes = lba_block_bytes(config);
+        auto job = std::make_unique<host::EraseJob>("erase", *target, ep);
+        erase_ = job.get();
+        initiator_->on_wire = [this](const hba::IoRequest& io, std::uint32_t words) { erase_->count_wire(io, words); };
+        workload_ = std::move(job);
+        // The window is the whole job: no warm-up, every command measured (docs/model.md, "Erasure").
+        warmup = 0;
+        measured = workload_->params().total_ios;
+    } else if (config.workload.type == WorkloadType::Closed)
         workload_ = std::make_unique<host::ClosedWorkload>("workload", *target, wp, config.workload.queue_depth);
     else
         workload_ = std::make_unique<host::OpenWorkload>("workload", *target, wp, config.workload.rate_iops);
@@ -136,8 +156,7 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         for (std::size_t i = 0; i < loop_->port_count(); ++i) ports.push_back(&loop_->port(i));
     std::vector<const disk::Disk*> disk_models;
     for (const auto& d : disks_) disk_models.push_back(d.get());
-    stats_ = std::make_unique<Statistics>(config.workload.warmup_ios, config.workload.measured_ios, disk_models, ports,
-                                          volume_ != nullptr);
+    stats_ = std::make_unique<Statistics>(warmup, measured, disk_models, ports, volume_ != nullptr);
     workload_->on_completed([this](const hba::IoRequest& io) { stats_->io_completed(io); });
     if (volume_) volume_->on_member_completed([this](const hba::IoRequest& io) { stats_->member_completed(io); });
     workload_->on_done([this] {
@@ -342,6 +361,32 @@ nlohmann::json StorageSystem::disk_mechanics() const
             {"commands_aborted", sum.commands_aborted}};
 }
 
+// The erasure job's figures (docs/model.md, "Erasure"): the whole job's time and, for each disk it
+// erased, its own time, commands, wire and media bytes, merged into that disk's entry of "disks".
+void StorageSystem::add_erase_results(nlohmann::json& j) const
+{
+    j["erase_time_s"] = erase_->erase_time().to_seconds();
+    std::uint64_t wire = 0, media = 0;
+    for (std::size_t d = 0; d < erase_->progress().size(); ++d) {
+        const host::EraseProgress& p = erase_->progress()[d];
+        auto& e = j["disks"][d];
+        e["erase_time_s"] = p.done ? (p.finished - p.first_issued).to_seconds() : 0.0;
+        e["commands"] = p.commands;
+        e["wire_bytes"] = p.wire_bytes;
+        e["media_bytes"] = disks_[d]->stats().media_bytes;
+        e["capacity_bytes"] = erase_->erase_params().capacity_blocks[d] * erase_->erase_params().block_bytes;
+        wire += p.wire_bytes;
+        media += disks_[d]->stats().media_bytes;
+    }
+    j["erase"] = {{"command", host::to_string(config_.erase.command)},
+                  {"strategy", host::to_string(config_.erase.strategy)},
+                  {"blocks_per_command", erase_->erase_params().blocks_per_command},
+                  {"disks", config_.erase.disks},
+                  {"commands", workload_->completed()},
+                  {"wire_bytes", wire},
+                  {"media_bytes", media}};
+}
+
 nlohmann::json StorageSystem::results() const
 {
     nlohmann::json j = stats_->to_json();
@@ -361,7 +406,8 @@ nlohmann::json StorageSystem::results() const
     j["failed_ios"] = workload_->failed();
     j["failures"] = workload_->failures();
     j["retries"] = driver_ ? driver_->retries() : 0;
-    j["warmup_ios"] = config_.workload.warmup_ios;
+    j["warmup_ios"] = erase_ ? 0 : config_.workload.warmup_ios;
+    if (erase_) add_erase_results(j);
     if (initiator_) {
         j["tx_frames_held"] = initiator_->frames_held();
         j["task_set_full_retries"] = initiator_->task_set_full_retries();

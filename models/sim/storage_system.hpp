@@ -17,6 +17,7 @@
 #include "hba/initiator_hba.hpp"
 #include "hba/target_hba.hpp"
 #include "host/device_driver.hpp"
+#include "host/erase_job.hpp"
 #include "host/host_memory.hpp"
 #include "host/workload.hpp"
 #include "loop/loop.hpp"
@@ -60,6 +61,7 @@ public:
     void write_cdf(std::ostream& out) const { stats_->write_cdf(out); }
     disk::Disk& disk_model(unsigned disk) { return *disks_.at(disk); }
     host::Workload& workload() { return *workload_; }
+    host::EraseJob* erase_job() { return erase_; }  // workload.type=erase only
     host::DeviceDriver& driver() { return *driver_; }  // transport=loop only
     const SimConfig& config() const { return config_; }
     // AL_PA of each disk: the lowest priorities, in loop_ID order, skipping the controller's.
@@ -69,6 +71,7 @@ private:
     void build_loop();
     std::string diagnose() const;
     nlohmann::json disk_mechanics() const;
+    void add_erase_results(nlohmann::json& j) const;
     std::unique_ptr<loop::TransmitQueue> make_controller_queue(const hba::CommandFirst& policy);
 
     SimConfig config_;
@@ -82,6 +85,7 @@ private:
     std::unique_ptr<controller::IdealTransport> ideal_;
     std::unique_ptr<controller::VolumeController> volume_;
     std::unique_ptr<host::Workload> workload_;
+    host::EraseJob* erase_ = nullptr;  // the workload, when it is an erasure job
     std::unique_ptr<Statistics> stats_;
     std::unique_ptr<loop::PortWatcher> watcher_;
     sc_core::sc_trace_file* vcd_ = nullptr;

@@ -7,13 +7,6 @@ set -euo pipefail
 
 source "$(dirname "$0")/lib/fcal_sim_harness.bash" "$1"
 
-expect_error() {  # exit 2 with one line on stderr naming $1
-    expect_rc 2 "$2"
-    grep -q -- "$1" "$tmp/err" || fail "$2: stderr does not name $1: $(cat "$tmp/err")"
-    [[ $(wc -l <"$tmp/err") -eq 1 ]] || fail "$2: more than one line on stderr"
-    ok "$2"
-}
-
 small=(--set disk.count=5 --set workload.measured_ios=300 --set workload.warmup_ios=20 --quiet)
 
 # --- keys are listed and bad values refused

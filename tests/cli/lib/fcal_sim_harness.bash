@@ -19,4 +19,10 @@ run() {
     [[ $rc -ne 124 ]] || fail "fcal-sim $*: still running after 60 s"
 }
 expect_rc() { [[ $rc -eq $1 ]] || fail "$2: exit code $rc, expected $1 (stderr: $(head -c 2000 "$tmp/err"))"; }
+expect_error() {  # exit 2 with one line on stderr naming $1
+    expect_rc 2 "$2"
+    grep -q -- "$1" "$tmp/err" || fail "$2: stderr does not name $1: $(cat "$tmp/err")"
+    [[ $(wc -l <"$tmp/err") -eq 1 ]] || fail "$2: more than one line on stderr"
+    ok "$2"
+}
 expect_no_stderr() { [[ -s "$tmp/err" ]] && fail "$1: unexpected stderr: $(cat "$tmp/err")"; return 0; }

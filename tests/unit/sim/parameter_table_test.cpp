@@ -63,7 +63,9 @@ const std::set<std::string> kSpecKeys = {
     "sim.time_limit_s",
     "initiator.exchange_timeout_ms", "initiator.abts_timeout_ms", "driver.retries",  // issue 13: FCP recovery
     "target.data_timeout_ms",
-    "loop.baud_gbps"};  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
+    "loop.baud_gbps",  // cmdf.*: issue 5; FIFO depths, cmdf.impl, rtl.*: issue 8
+    "erase.command", "erase.strategy", "erase.tl_policy", "erase.transfer_blocks", "erase.same_blocks", "erase.disks",
+    "disk.capacity_gb"};  // issue 10: erasure
 
 }  // namespace
 
@@ -161,7 +163,7 @@ TEST_CASE("parameter_table: units and choices")
     CHECK(t.find("sim.time_limit_s")->unit == "s");
     CHECK(t.find("loop.speed")->choices == std::vector<std::string>{"1GFC", "2GFC", "4GFC", "8GFC"});
     CHECK(t.find("initiator.dma_policy")->choices == std::vector<std::string>{"fcfs", "round_robin"});
-    CHECK(t.find("workload.type")->choices == std::vector<std::string>{"closed", "open"});
+    CHECK(t.find("workload.type")->choices == std::vector<std::string>{"closed", "open", "erase"});
     CHECK(t.find("schedule")->choices == std::vector<std::string>{"normal", "cmdf"});
 }
 
