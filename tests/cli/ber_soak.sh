@@ -45,12 +45,7 @@ for k in 1 2; do
     expect_rc 0 "repeat $k"
 done
 check_account "$tmp/same1.json" 3000 1 >/dev/null || fail "repeat: account"
-python3 - "$tmp/same1.json" "$tmp/same2.json" <<'EOF' || fail "same seed, different results"
-import json, sys
-a, b = (json.load(open(p))["results"] for p in sys.argv[1:])
-for r in (a, b): r.pop("wall_time_s", None)
-assert a == b
-EOF
+expect_same_results "$tmp/same1.json" "$tmp/same2.json" "same seed under bit errors"
 ok "same configuration and seed under bit errors: identical results"
 
 # Throughput falls and retries rise with the error rate (a coarse check of docs/faults/ber.png).

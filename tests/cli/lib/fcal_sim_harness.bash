@@ -26,3 +26,13 @@ expect_error() {  # exit 2 with one line on stderr naming $1
     ok "$2"
 }
 expect_no_stderr() { [[ -s "$tmp/err" ]] && fail "$1: unexpected stderr: $(cat "$tmp/err")"; return 0; }
+# Fails unless stats JSON files $1 and $2 are identical but for the wall-clock time ($3 names the runs).
+expect_same_results() {
+    python3 - "$1" "$2" <<'PY' || fail "$3: the two runs' results differ"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d["results"].pop("wall_time_s")
+assert a == b
+PY
+}
