@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <utility>
 #include <stdexcept>
@@ -25,12 +24,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "fcp/fc_frame.hpp"
 #include "hba/io_request.hpp"
 #include "loop/loop.hpp"
 #include "sim/parameter_table.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/storage_system.hpp"
+#include "test_hooks.hpp"
 
 using namespace fcal;
 
@@ -111,109 +110,6 @@ void open_output(const char* option, const std::string& path, std::ofstream& out
     out.open(path);
     if (!out) throw sim::ConfigError(std::string(option) + ": cannot write '" + path + "'");
 }
-
-// Test-only hooks (hidden from --help) on the path from the HBA to the device driver. No valid
-// configuration reaches the deadlock path (exit 3) or lets an exception escape the model (exit 5);
-// tests/cli/fcal_sim_bad_input.sh reaches both through these:
-//   --test-lose-io N:  the N-th completion the HBA reports never reaches the driver, so one I/O stays
-//                      outstanding with nothing left to happen (deadlock);
-//   --test-throw-io N: the N-th completion throws inside the running simulation (internal error).
-class CompletionHook : public hba::HbaCompletion {
-public:
-    CompletionHook(hba::HbaCompletion& next, std::uint64_t lose, std::uint64_t fail) : next_(next), lose_(lose), fail_(fail) {}
-    void io_complete(hba::IoRequest* io) override
-    {
-        ++seen_;
-        if (seen_ == fail_) throw std::runtime_error("--test-throw-io: completion " + std::to_string(seen_));
-        if (seen_ == lose_) return;
-        next_.io_complete(io);
-    }
-    void io_aborted(hba::IoRequest* io, const std::string& reason) override { next_.io_aborted(io, reason); }
-
-private:
-    hba::HbaCompletion& next_;
-    std::uint64_t lose_, fail_;
-    std::uint64_t seen_ = 0;
-};
-
-// Test-only frame loss between the loop and the HBAs, for the recovery tests
-// (tests/cli/fcal_sim_recovery.sh): a dropped frame is lost as one failing its CRC would be — its
-// buffer is freed at once (one delta later, outside the port's own processing) and the HBA never
-// sees it.
-//   --test-drop-frame KIND:N  drops the N-th frame of KIND (FCP_CMND, FCP_XFER_RDY, FCP_DATA, FCP_RSP,
-//                             ABTS, BA_ACC, or any) delivered to any HBA; repeatable;
-//   --test-drop-disk D        drops every frame delivered to disk D's HBA (0-based).
-class FrameDrop {
-public:
-    // "KIND:N"; throws sim::ConfigError naming the option.
-    void add_rule(const std::string& text)
-    {
-        const auto colon = text.find(':');
-        std::uint64_t nth = 0;
-        try {
-            std::size_t used = 0;
-            if (colon != std::string::npos) nth = std::stoull(text.substr(colon + 1), &used);
-            if (used == 0 || colon + 1 + used != text.size()) nth = 0;
-        } catch (const std::exception&) {
-            nth = 0;
-        }
-        const std::string kind = text.substr(0, colon);
-        bool known = kind == "any";
-        for (auto iu : {fcp::InformationUnit::Command, fcp::InformationUnit::XferRdy, fcp::InformationUnit::Data,
-                        fcp::InformationUnit::Response, fcp::InformationUnit::Abts, fcp::InformationUnit::BaAcc})
-            known = known || kind == fcp::to_string(iu);
-        if (!known || nth == 0) throw sim::ConfigError("--test-drop-frame: '" + text + "' is not KIND:N (N >= 1)");
-        rules_.emplace_back(kind, nth);
-    }
-    bool wanted(const fcp::FcFrame& f)
-    {
-        const std::uint64_t any = ++seen_["any"];
-        const std::uint64_t of_kind = ++seen_[fcp::to_string(f.iu)];
-        for (const auto& [kind, nth] : rules_)
-            if ((kind == "any" && nth == any) || (kind == fcp::to_string(f.iu) && nth == of_kind)) return true;
-        return false;
-    }
-
-private:
-    std::vector<std::pair<std::string, std::uint64_t>> rules_;
-    std::map<std::string, std::uint64_t> seen_;
-};
-
-class DroppingPortUser : public sc_core::sc_module, public loop::PortUser {
-public:
-    SC_HAS_PROCESS(DroppingPortUser);
-    DroppingPortUser(sc_core::sc_module_name name, loop::LPort& port, loop::PortUser& next, FrameDrop& drop, bool drop_all)
-        : sc_module(name), port_(port), next_(next), drop_(drop), drop_all_(drop_all)
-    {
-        port_.set_user(this);
-        SC_METHOD(release);
-        sensitive << release_event_;
-        dont_initialize();
-    }
-    void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override
-    {
-        if (!drop_.wanted(fcp::fc_frame_of(*frame)) && !drop_all_) {
-            next_.frame_received(std::move(frame));
-            return;
-        }
-        ++to_release_;
-        release_event_.notify(sc_core::SC_ZERO_TIME);
-    }
-    void frame_sent(const loop::LoopFrame& frame) override { next_.frame_sent(frame); }
-    void state_changed(loop::LpsmState from, loop::LpsmState to) override { next_.state_changed(from, to); }
-
-private:
-    void release()
-    {
-        for (; to_release_ > 0; --to_release_) port_.release_buffer();
-    }
-    loop::LPort& port_;
-    loop::PortUser& next_;
-    FrameDrop& drop_;
-    bool drop_all_;
-    unsigned to_release_ = 0;
-    sc_core::sc_event release_event_;
-};
 
 struct Options {
     std::string config_file, stats_json, trace_path, vcd_path, cdf_path;
@@ -305,17 +201,17 @@ int run_simulator(int argc, char* argv[])
             return kBadInput;
         }
     }
-    std::unique_ptr<CompletionHook> hook;
+    std::unique_ptr<tb::CompletionHook> hook;
     if (o.lose_io > 0 || o.throw_io > 0) {
         if (config.transport != sim::Transport::Loop) {
             std::fprintf(stderr, "fcal-sim: --test-lose-io/--test-throw-io: need transport=loop (they sit behind the HBA)\n");
             return kBadInput;
         }
-        hook = std::make_unique<CompletionHook>(system->driver(), o.lose_io, o.throw_io);
+        hook = std::make_unique<tb::CompletionHook>(system->driver(), o.lose_io, o.throw_io);
         system->initiator().set_completion(hook.get());
     }
-    FrameDrop drop;
-    std::vector<std::unique_ptr<DroppingPortUser>> droppers;
+    tb::FrameDrop drop;
+    std::vector<std::unique_ptr<tb::DroppingPortUser>> droppers;
     if (!o.drop_frames.empty() || o.drop_disk >= 0) {
         try {
             if (config.transport != sim::Transport::Loop) throw sim::ConfigError("--test-drop-frame/--test-drop-disk: need transport=loop");
@@ -327,10 +223,10 @@ int run_simulator(int argc, char* argv[])
             return kBadInput;
         }
         hba::InitiatorHba& ini = system->initiator();
-        droppers.push_back(std::make_unique<DroppingPortUser>("drop_initiator", ini.port(), ini, drop, false));
+        droppers.push_back(std::make_unique<tb::DroppingPortUser>("drop_initiator", ini.port(), ini, drop, false));
         for (unsigned d = 0; d < config.disk.count; ++d) {
             hba::TargetHba& t = system->target(d);
-            droppers.push_back(std::make_unique<DroppingPortUser>(("drop_disk" + std::to_string(d)).c_str(), t.port(), t, drop,
+            droppers.push_back(std::make_unique<tb::DroppingPortUser>(("drop_disk" + std::to_string(d)).c_str(), t.port(), t, drop,
                                                                   o.drop_disk == static_cast<long long>(d)));
         }
     }
