@@ -7,13 +7,7 @@
 # - seeds change the results (the workload draws reads and writes at random), so the CI is not zero;
 # - `plot` draws a PNG; a malformed spec is refused with exit code 2.
 set -euo pipefail
-bin=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-sweep="$here/../../tools/sweep"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib/sweep_setup.bash" "$1"
 
 cat >"$out/spec.toml" <<'SPEC'
 name = "basic"

@@ -4,16 +4,11 @@
 # pool's. A wrapper around fcal-sim records its parent process, so the test also sees that the runs
 # were executed by the two worker processes and not by the client.
 set -euo pipefail
-bin=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-sweep="$here/../../tools/sweep"
+source "$(dirname "$0")/lib/sweep_setup.bash" "$1"
 dask_cmd=/usr/bin/dask
 if [ ! -x "$dask_cmd" ] || ! "$py" -c "import distributed" 2>/dev/null; then
   echo "FAIL: Dask distributed is missing (Debian: python3-distributed; bash scripts/setup.sh installs it)"; exit 1
 fi
-out=$(mktemp -d)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done

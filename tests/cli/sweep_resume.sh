@@ -4,13 +4,7 @@
 # is run again. The resumed run starts exactly the runs that are missing (counted by a wrapper around
 # fcal-sim), the file ends with one row per (point, seed), and the rows equal an uninterrupted run's.
 set -euo pipefail
-bin=$(cd "$1" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-sweep="$here/../../tools/sweep"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib/sweep_setup.bash" "$1"
 
 cat >"$out/wrap.sh" <<WRAP
 #!/usr/bin/env bash

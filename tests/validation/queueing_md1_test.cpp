@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "sim/parameter_table.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/storage_system.hpp"
 #include "queueing.hpp"
+#include "sim_fixture.hpp"
 
 using namespace fcal;
 
@@ -29,19 +29,19 @@ void check_pollaczek_khinchine(double rho, double tolerance)
     const double lambda = rho / es;
     const double w = test::pollaczek_khinchine_response(es, es2, lambda);
 
-    sim::ParameterTable t = sim::fcal_parameters();
-    t.set("transport", "ideal");
-    t.set("disk.count", "1");
-    t.set("disk.access_ms", "2");
-    t.set("disk.rate_mbs", "50");
-    t.set("disk.queue_slots", "1024");
-    t.set("workload.type", "open");
-    t.set("workload.io_size", "64K");
-    t.set("workload.rate_iops", std::to_string(lambda));
-    t.set("workload.measured_ios", "600000");
-    t.set("workload.warmup_ios", "1000");
-    t.set("sim.time_limit_s", "10000");
-    sim::StorageSystem system("system", sim::build_config(t));
+    sim::StorageSystem system("system", test::configure({
+        {"transport", "ideal"},
+        {"disk.count", "1"},
+        {"disk.access_ms", "2"},
+        {"disk.rate_mbs", "50"},
+        {"disk.queue_slots", "1024"},
+        {"workload.type", "open"},
+        {"workload.io_size", "64K"},
+        {"workload.rate_iops", std::to_string(lambda)},
+        {"workload.measured_ios", "600000"},
+        {"workload.warmup_ios", "1000"},
+        {"sim.time_limit_s", "10000"},
+    }));
     REQUIRE(system.run().end == sim::RunEnd::Completed);
     const auto r = system.results();
     INFO("E[S] " << es * 1e6 << " us, lambda " << lambda << " /s, P-K mean response " << w * 1e6 << " us");

@@ -9,10 +9,10 @@
 
 #include <string>
 
-#include "sim/parameter_table.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/storage_system.hpp"
 #include "queueing.hpp"
+#include "sim_fixture.hpp"
 
 using namespace fcal;
 
@@ -23,24 +23,24 @@ TEST_CASE("strict split-merge RAID 5 small writes: M/D/1 with read phase + write
     const double rho = 0.5, lambda = rho / t;
     const double w = test::pollaczek_khinchine_response(t, t * t, lambda);
 
-    sim::ParameterTable p = sim::fcal_parameters();
-    p.set("transport", "ideal");
-    p.set("disk.count", "5");
-    p.set("disk.access_ms", "2");
-    p.set("disk.rate_mbs", "50");
-    p.set("volume.raid", "raid5");
-    p.set("volume.stripe_kib", "64");
-    p.set("volume.split_merge", "strict");
-    p.set("workload.type", "open");
-    p.set("workload.lba", "sequential");
-    p.set("workload.read_fraction", "0");
-    p.set("workload.io_size", "64K");
-    p.set("workload.rate_iops", std::to_string(lambda));
-    // Over seeds 1-4 the mean stayed within 0.25 % of the formula.
-    p.set("workload.measured_ios", "300000");
-    p.set("workload.warmup_ios", "1000");
-    p.set("sim.time_limit_s", "1000000");
-    sim::StorageSystem system("system", sim::build_config(p));
+    sim::StorageSystem system("system", test::configure({
+        {"transport", "ideal"},
+        {"disk.count", "5"},
+        {"disk.access_ms", "2"},
+        {"disk.rate_mbs", "50"},
+        {"volume.raid", "raid5"},
+        {"volume.stripe_kib", "64"},
+        {"volume.split_merge", "strict"},
+        {"workload.type", "open"},
+        {"workload.lba", "sequential"},
+        {"workload.read_fraction", "0"},
+        {"workload.io_size", "64K"},
+        {"workload.rate_iops", std::to_string(lambda)},
+        // Over seeds 1-4 the mean stayed within 0.25 % of the formula.
+        {"workload.measured_ios", "300000"},
+        {"workload.warmup_ios", "1000"},
+        {"sim.time_limit_s", "1000000"},
+    }));
     REQUIRE(system.run().end == sim::RunEnd::Completed);
     const auto r = system.results();
     INFO("T " << t * 1e6 << " us, lambda " << lambda << " /s, P-K mean response " << w * 1e6 << " us");

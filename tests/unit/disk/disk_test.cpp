@@ -48,21 +48,14 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
     tlm::tlm_response_status command(bool read, std::uint32_t bytes, std::uint64_t tag,
                                      sc_time delay = SC_ZERO_TIME, std::uint64_t lba = 0)
     {
-        tlm::tlm_generic_payload trans;
         disk::DiskCommand cmd;
         cmd.read = read;
         cmd.bytes = bytes;
         cmd.tag = tag;
         cmd.lba = lba;
-        cmd.done = this;
-        trans.set_command(tlm::TLM_WRITE_COMMAND);
-        trans.set_address(disk::kDiskCommandAddress);
-        trans.set_data_length(0);
-        trans.set_extension(&cmd);
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
+        const tlm::tlm_response_status status = send(cmd, delay);
         last_status = cmd.status;
-        return trans.get_response_status();
+        return status;
     }
     bool accepted(bool read, std::uint32_t bytes, std::uint64_t tag, sc_time delay = SC_ZERO_TIME, std::uint64_t lba = 0)
     {
@@ -77,31 +70,28 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
     // All data of write `tag` is in the buffer.
     tlm::tlm_response_status data_in(std::uint64_t tag, sc_time delay = SC_ZERO_TIME)
     {
-        tlm::tlm_generic_payload trans;
         disk::DiskCommand cmd;
         cmd.kind = disk::CommandKind::WriteDataIn;
         cmd.read = false;
         cmd.tag = tag;
-        cmd.done = this;
-        trans.set_command(tlm::TLM_WRITE_COMMAND);
-        trans.set_address(disk::kDiskCommandAddress);
-        trans.set_data_length(0);
-        trans.set_extension(&cmd);
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
-        return trans.get_response_status();
+        return send(cmd, delay);
     }
 
     // The initiator aborted command `tag` (CommandKind::Abort).
     tlm::tlm_response_status abort(std::uint64_t tag)
     {
-        tlm::tlm_generic_payload trans;
         disk::DiskCommand cmd;
         cmd.kind = disk::CommandKind::Abort;
         cmd.tag = tag;
+        return send(cmd);
+    }
+
+    // One command-phase transaction carrying `cmd` (disk::prepare_command), answered by us.
+    tlm::tlm_response_status send(disk::DiskCommand& cmd, sc_time delay = SC_ZERO_TIME)
+    {
+        tlm::tlm_generic_payload trans;
         cmd.done = this;
         disk::prepare_command(trans, cmd);
-        sc_time delay = SC_ZERO_TIME;
         out->b_transport(trans, delay);
         trans.clear_extension(&cmd);
         return trans.get_response_status();

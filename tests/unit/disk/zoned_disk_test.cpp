@@ -115,10 +115,7 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
         cmd.tag = tag;
         cmd.lba = lba;
         cmd.done = this;
-        trans.set_command(tlm::TLM_WRITE_COMMAND);
-        trans.set_address(disk::kDiskCommandAddress);
-        trans.set_data_length(0);
-        trans.set_extension(&cmd);
+        disk::prepare_command(trans, cmd);
         sc_time delay = SC_ZERO_TIME;
         out->b_transport(trans, delay);
         trans.clear_extension(&cmd);
