@@ -6,7 +6,7 @@
 //
 // One clock edge does "remove the oldest match for q_dest, then insert into what remains": the
 // removal and the insertion are two shift stages in series, so the insertion point is found in the
-// already-collapsed contents, as the C++ reference (models/hba/command_first_queue.cpp) does when
+// already-collapsed contents, as the C++ reference (models/fcal/hba/command_first_queue.cpp) does when
 // pop_for() and push() happen at the same simulated instant in that order.
 //
 // Positions are never binary indices: the removal and insertion points are found by running ORs

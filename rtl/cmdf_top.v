@@ -1,5 +1,5 @@
 // cmdf_top: the initiator HBA's outgoing frame-descriptor FIFO with the Command-First Algorithm,
-// cycle-for-cycle equivalent to models/hba/command_first_queue.{hpp,cpp} so that the SystemC model
+// cycle-for-cycle equivalent to models/fcal/hba/command_first_queue.{hpp,cpp} so that the SystemC model
 // can swap its C++ queue for this RTL and compare. Only descriptors live here; the C++ side keeps
 // the frame behind each tag.
 //

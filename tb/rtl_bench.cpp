@@ -40,9 +40,9 @@
 #include <string>
 #include <vector>
 
-#include "cosim/command_first_rtl.hpp"
-#include "hba/command_first_queue.hpp"
-#include "loop/loop_frame.hpp"
+#include "fcal/cosim/command_first_rtl.hpp"
+#include "fcal/hba/command_first_queue.hpp"
+#include "fcal/loop/loop_frame.hpp"
 
 using namespace fcal;
 

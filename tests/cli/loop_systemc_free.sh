@@ -8,7 +8,7 @@ src="$(cd "$(dirname "$0")/../.." && pwd)"
 cxx="${CXX:-c++}"
 failed=0
 for f in loop/lpsm.cpp loop/circuit_credit.cpp loop/word.cpp loop/transmit_queue.cpp loop/lpsm_state.cpp; do
-    deps=$("$cxx" -std=c++17 -M -I "$src/models" "$src/models/$f")
+    deps=$("$cxx" -std=c++17 -M -I "$src/models" "$src/models/fcal/$f")
     if grep -q -i "systemc\|sysc/" <<<"$deps"; then
         echo "FAIL  $f includes SystemC:"
         grep -o -i "[^ ]*systemc[^ ]*" <<<"$deps" | head -3

@@ -1,5 +1,5 @@
 // Directed, self-checking Icarus bench for cmdf_top. Every expectation below was worked out by hand
-// from the command-first rules (models/hba/command_first_queue.cpp), never read back from the
+// from the command-first rules (models/fcal/hba/command_first_queue.cpp), never read back from the
 // design. Most checks run on a small instance (DEPTH=5, CMD_DEPTH=3: not powers of two, and small
 // enough to reach "full" in a few pushes); a default-sized instance checks the full depths.
 // Prints one "FAIL ..." line per mismatch and "PASS" at the end if there was none.

@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "cosim/lockstep_transmit_queue.hpp"
-#include "cosim/rtl_transmit_queue.hpp"
-#include "hba/command_first_queue.hpp"
+#include "fcal/cosim/lockstep_transmit_queue.hpp"
+#include "fcal/cosim/rtl_transmit_queue.hpp"
+#include "fcal/hba/command_first_queue.hpp"
 
 using namespace fcal;
 using hba::CommandFifo;

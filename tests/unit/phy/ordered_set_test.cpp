@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "phy/al_pa.hpp"
-#include "phy/ordered_set.hpp"
+#include "fcal/phy/al_pa.hpp"
+#include "fcal/phy/ordered_set.hpp"
 
 using namespace fcal::phy;
 
