@@ -35,6 +35,21 @@ std::uint64_t volume_blocks(const VolumeGeometry& g)
     return rows * data * g.unit_blocks;
 }
 
+std::uint64_t used_member_blocks(std::uint64_t drive_blocks, std::uint64_t capacity_bytes, std::uint32_t block_bytes,
+                                 std::uint64_t unit_blocks)
+{
+    if (block_bytes == 0 || unit_blocks == 0) throw std::invalid_argument("volume block and unit sizes must be >= 1");
+    if (capacity_bytes == 0) return drive_blocks;
+    const std::uint64_t blocks = capacity_bytes / block_bytes;
+    if (blocks > drive_blocks)
+        throw std::invalid_argument("volume member capacity of " + std::to_string(capacity_bytes) + " bytes exceeds the member drive's " +
+                                    std::to_string(drive_blocks * block_bytes) + " bytes");
+    if (blocks < unit_blocks)
+        throw std::invalid_argument("volume member capacity of " + std::to_string(capacity_bytes) + " bytes is less than one stripe unit (" +
+                                    std::to_string(unit_blocks * block_bytes) + " bytes)");
+    return blocks;
+}
+
 RaidLayout::RaidLayout(const VolumeGeometry& geometry) : g_(geometry)
 {
     validate(g_);

@@ -47,6 +47,13 @@ void validate(const VolumeGeometry& geometry);
 // Blocks a volume offers to its user: whole rows only.
 std::uint64_t volume_blocks(const VolumeGeometry& geometry);
 
+// The blocks used on each member (VolumeGeometry::disk_blocks) when `capacity_bytes` of a drive of
+// `drive_blocks` are used (0: the whole drive), from LBA 0 up: on a zoned drive the outer, fastest
+// zones, as short-stroking does (docs/model.md, "The storage controller: degraded mode and rebuild").
+// Throws std::invalid_argument when the capacity exceeds the drive or holds no whole stripe unit.
+std::uint64_t used_member_blocks(std::uint64_t drive_blocks, std::uint64_t capacity_bytes, std::uint32_t block_bytes,
+                                 std::uint64_t unit_blocks);
+
 // One command to one member disk.
 struct MemberIo {
     unsigned disk = 0;
