@@ -176,7 +176,7 @@ TEST_CASE("ordered sets: names round trip")
 TEST_CASE("ordered sets: bad names and addresses are rejected")
 {
     for (const char* bad : {"", "FOO", "IDLE2", "ARB", "ARB()", "ARB(0xE8", "ARB(0x1E8)", "ARB(0xE8,0xE8)",
-                            "OPN()", "OPN(0xE8,)", "OPN(,0x01)", "LIP(F8,F7)", "ARB(zz)"}) {
+                            "OPN()", "OPN(0xE8,)", "OPN(,0x01)", "LIP(F8,F8)", "ARB(zz)"}) {
         INFO(bad);
         CHECK_THROWS_AS(OrderedSet::parse(bad), std::invalid_argument);
     }
