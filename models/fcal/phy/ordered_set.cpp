@@ -118,6 +118,8 @@ std::optional<OrderedSet> sequence_of(std::uint8_t second, std::uint8_t third, s
 
 }  // namespace
 
+const char* ordered_set_names() { return kKnownNames; }
+
 EncodedWord encode_word(const TransmissionWord& word, Disparity rd)
 {
     EncodedWord out{};

@@ -44,6 +44,10 @@ enum class OrderedSetKind {
 
 using TransmissionWord = std::array<Character, 4>;
 
+// Every name OrderedSet::parse knows, as one comma-separated list ("IDLE, R_RDY, ARB(x), ..."), for
+// help texts and error messages.
+const char* ordered_set_names();
+
 // A receiver acts on a primitive sequence once it has received this many identical ordered sets of
 // it in a row (FC-PH's rule for primitive sequences, which FC-AL applies to LIP, LPB and LPE).
 constexpr unsigned kPrimitiveSequenceRecognition = 3;

@@ -9,31 +9,16 @@
 
 #include "fcal/phy/al_pa.hpp"
 #include "fcal/phy/ordered_set.hpp"
+#include "ordered_set_text.hpp"
 
 using namespace fcal::phy;
+using fcal::test::codes_of;
+using fcal::test::names_of;
+using fcal::test::word_of;
 
 namespace {
 
-const Disparity kBoth[] = {Disparity::Minus, Disparity::Plus};
-
-std::string names_of(const TransmissionWord& w)
-{
-    std::string s;
-    for (const auto& c : w) s += (s.empty() ? "" : " ") + c.name();
-    return s;
-}
-
-std::string codes_of(const EncodedWord& w)
-{
-    std::string s;
-    for (auto code : w.codes) s += (s.empty() ? "" : " ") + code_to_string(code);
-    return s;
-}
-
-TransmissionWord word_of(std::uint8_t second, std::uint8_t third, std::uint8_t fourth)
-{
-    return {kK28_5, data_character(second), data_character(third), data_character(fourth)};
-}
+const auto& kBoth = fcal::test::kBothDisparities;
 
 // Every LIP, LPB and LPE: the parameterless ones and each one with AL_PAs over all valid AL_PAs
 // (LIP(y,x), LPB(y,x) and LPE(y,x) over a spread of destinations, to keep the count moderate).
@@ -193,6 +178,10 @@ TEST_CASE("primitive sequences: bad names and addresses are rejected")
         CHECK_THROWS_AS(OrderedSet::parse(bad), std::invalid_argument);
     }
     CHECK_THROWS_WITH(OrderedSet::parse("LIP(F8,F8)"), Catch::Contains("LIP(F8,F8)"));
+    // The list of names the error gives (and fcal-codec's help may show) has the new families.
+    const std::string names = ordered_set_names();
+    for (const char* n : {"LIP(F7,F7)", "LIP(F8,x)", "LIP(FF,x)", "LPB(y,x)", "LPE(FF,x)", "SOFil"})
+        CHECK(names.find(n) != std::string::npos);
     CHECK_THROWS_AS(OrderedSet::lip_initializing(0xF0), InvalidAlPa);
     CHECK_THROWS_AS(OrderedSet::lip_reset(0x03, 0x01), InvalidAlPa);
     CHECK_THROWS_AS(OrderedSet::lpb(0xE8, 0xF7), InvalidAlPa);
