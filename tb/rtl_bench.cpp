@@ -242,10 +242,10 @@ struct RunInfo {
 };
 
 // The collapsing queues have no read and write pointers to wrap: their counterpart of a circular
-// FIFO's wrap-around is an entry's way through every slot, from the last (it entered a full FIFO
-// last, or was its youngest when it became full) to slot 0. The bench knows the slots without
-// asking the RTL: within one FIFO the order is the push order, except that in reorder mode the
-// commands come first (commands_first). Larger key = further back.
+// FIFO's wrap-around is an entry's way through every slot, from the last (it was the one furthest
+// back in a full FIFO) to slot 0. The bench knows the slots without asking the RTL: within one FIFO
+// the order is the push order, except that in reorder mode the commands come first. A larger key is
+// further back.
 struct SlotKey {
     bool behind_commands;
     std::uint64_t seq;
