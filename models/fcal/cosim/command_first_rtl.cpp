@@ -12,6 +12,10 @@
 
 namespace fcal::cosim {
 
+namespace {
+constexpr const char* kModelName = "cmdf";  // the VCD's top scope
+}  // namespace
+
 struct CommandFirstRtl::Model {
     VerilatedContext context;
     std::unique_ptr<Vcmdf_top> top;
@@ -22,7 +26,7 @@ struct CommandFirstRtl::Model {
         context.fatalOnError(false);
         context.traceEverOn(true);
         own_context();
-        top = std::make_unique<Vcmdf_top>(&context, "cmdf");
+        top = std::make_unique<Vcmdf_top>(&context, kModelName);
     }
     // Verilator reports assertions to, and unregisters scopes from, the thread's current context:
     // make it this model's before anything that may do either, or with two models alive in one
@@ -97,8 +101,8 @@ std::optional<Descriptor> CommandFirstRtl::select(phy::AlPa dest, double now_ps)
         t.q_dest = dest;
         m_->eval();
         ++counters_.evaluations;
-        // Show the question in the waveform too, never before what is already dumped.
-        if (m_->vcd && now_ps >= 0) dump(std::max(static_cast<std::uint64_t>(std::llround(now_ps)), last_dump_ps_ + 1));
+        // Show the question in the waveform too, never before what is already drawn.
+        if (now_ps >= 0) mark(std::max(static_cast<std::uint64_t>(std::llround(now_ps)), last_mark_ps_ + 1));
     }
     if (!t.sel_valid) return std::nullopt;
     Descriptor d;
@@ -138,17 +142,22 @@ void CommandFirstRtl::cycle(const Descriptor* push, std::optional<phy::AlPa> pop
     if (pop_dest) t.q_dest = *pop_dest;
     t.clk = 0;
     m_->eval();
-    if (m_->vcd && edge_ps > last_dump_ps_ + 1) dump(edge_ps - 1);  // the inputs just before the edge
+    if (edge_ps > last_mark_ps_ + 1) mark(edge_ps - 1);  // the inputs just before the edge
     t.clk = 1;
     settle(edge_ps);
+    last_edge_ps_ = last_mark_ps_;
     t.push = 0;
     t.pop = 0;
     // The falling edge changes nothing (no output depends on push or pop, and only rising edges
     // clock the block); it is evaluated only to draw the waveform. Untraced, the clock stays high
     // until the next cycle's first evaluation brings it low: two evaluations a cycle, not three.
+    // Its time is kept either way, so that vcd_time_ps() does not depend on the tracing.
+    const auto falling_ps = static_cast<std::uint64_t>(std::llround(edge * period_ps_ + period_ps_ / 2));
     if (m_->vcd) {
         t.clk = 0;
-        settle(static_cast<std::uint64_t>(std::llround(edge * period_ps_ + period_ps_ / 2)));
+        settle(falling_ps);
+    } else {
+        mark(std::max(falling_ps, last_mark_ps_ + 1));
     }
     ++counters_.cycles;
     check_assertions();
@@ -158,13 +167,19 @@ void CommandFirstRtl::settle(std::uint64_t at_ps)
 {
     m_->context.time(at_ps);
     m_->eval();
-    if (m_->vcd) dump(std::max(at_ps, last_dump_ps_ + 1));
+    mark(std::max(at_ps, last_mark_ps_ + 1));
 }
 
-void CommandFirstRtl::dump(std::uint64_t at_ps)
+// A change of the block at `at_ps` on the VCD's axis: drawn if a VCD is open, its time kept anyway.
+void CommandFirstRtl::mark(std::uint64_t at_ps)
 {
-    m_->vcd->dump(at_ps);
-    last_dump_ps_ = at_ps;
+    if (m_->vcd) m_->vcd->dump(at_ps);
+    last_mark_ps_ = at_ps;
+}
+
+std::uint64_t CommandFirstRtl::vcd_time_ps(double now_ps) const
+{
+    return now_ps > 0 ? std::max(last_mark_ps_, static_cast<std::uint64_t>(std::llround(now_ps))) : last_mark_ps_;
 }
 
 void CommandFirstRtl::check_assertions()
@@ -173,20 +188,22 @@ void CommandFirstRtl::check_assertions()
         assertion_failure_ = "an assertion in rtl/ failed (its message is on stderr)";
 }
 
-void CommandFirstRtl::open_vcd(const std::string& path)
+void CommandFirstRtl::open_vcd(const std::string& path, VcdScope scope)
 {
     m_->vcd = std::make_unique<VerilatedVcdC>();
     m_->vcd->set_time_unit("1ps");
     m_->vcd->set_time_resolution("1ps");
-    // Every signal, the FIFOs' storage included (about 4 KB per cycle at the default depths): what
-    // an RTL engineer debugging the block needs to see.
+    // Verilator 5.006 ignores trace()'s depth argument; the writer's $dumpvars-style filter,
+    // applied as the signals are declared, does the selection: the pins are the signals one level
+    // below the model's name (its TOP scope), cmdf_top's own copies of them one level further.
+    if (scope == VcdScope::PinsOnly) m_->vcd->dumpvars(1, kModelName);
     m_->top->trace(m_->vcd.get(), 99);
     m_->vcd->open(path.c_str());
     if (!m_->vcd->isOpen()) {
         m_->vcd.reset();
         throw std::runtime_error("cannot write '" + path + "'");
     }
-    dump(0);
+    mark(last_mark_ps_);
 }
 
 void CommandFirstRtl::close_vcd()

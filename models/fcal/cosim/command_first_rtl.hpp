@@ -32,6 +32,11 @@ struct Descriptor {
     bool unfair_xfer = false;
 };
 
+// What an RTL VCD shows: every signal, the FIFOs' storage included (what an RTL engineer debugging
+// the block needs), or only cmdf_top's pins (what a system-level look at the block needs: a small
+// fraction of the size, see the README's RTL section).
+enum class VcdScope { AllSignals, PinsOnly };
+
 struct RtlCounters {
     std::uint64_t cycles = 0;       // clock cycles run (pushes and pops; one cycle may do both)
     std::uint64_t evaluations = 0;  // combinational settles for queries
@@ -57,9 +62,16 @@ public:
     // entry select(*pop_dest) shows if given (both in the same cycle is allowed).
     void cycle(const Descriptor* push, std::optional<phy::AlPa> pop_dest, double now_ps);
 
-    // Dump every internal signal to a VCD, in picoseconds on the caller's time axis.
-    void open_vcd(const std::string& path);
+    // Dump the block to a VCD, in picoseconds on the caller's time axis.
+    void open_vcd(const std::string& path, VcdScope scope = VcdScope::AllSignals);
     void close_vcd();
+
+    // Where the block's present state is drawn on the VCD's time axis (picoseconds), for a caller
+    // at `now_ps`: the latest time at which the block changed, or now_ps if later (the state holds
+    // until the next change). The same with or without a VCD open, so that a report can name the
+    // time to look at in a traced rerun. last_edge_ps() is the latest rising clock edge.
+    std::uint64_t vcd_time_ps(double now_ps) const;
+    std::uint64_t last_edge_ps() const { return last_edge_ps_; }
 
     // An assertion inside the RTL fired (Verilated with --assert): what it said, else empty.
     const std::string& assertion_failure() const { return assertion_failure_; }
@@ -69,13 +81,14 @@ public:
 private:
     struct Model;
     void settle(std::uint64_t at_ps);
-    void dump(std::uint64_t at_ps);
+    void mark(std::uint64_t at_ps);
     void check_assertions();
 
     std::unique_ptr<Model> m_;
     double period_ps_;
-    std::uint64_t next_edge_ = 0;  // index of the first edge not yet used
-    std::uint64_t last_dump_ps_ = 0;
+    std::uint64_t next_edge_ = 0;     // index of the first edge not yet used
+    std::uint64_t last_mark_ps_ = 0;  // the latest time drawn (or that would be, untraced)
+    std::uint64_t last_edge_ps_ = 0;
     RtlCounters counters_;
     std::string assertion_failure_;
 };

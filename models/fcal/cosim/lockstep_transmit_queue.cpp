@@ -27,9 +27,10 @@ void LockstepTransmitQueue::compare(bool same, const Text& question, const Text&
 {
     ++compared_;
     if (same || !divergence_.empty()) return;
+    const double now_ps = sc_core::sc_time_stamp().to_seconds() * 1e12;
     std::ostringstream s;
-    s << "lock-step divergence at " << sc_core::sc_time_stamp().to_seconds() * 1e9 << " ns (RTL cycle "
-      << rtl_->rtl().counters().cycles << "), after " << pushes_ << " pushes: " << question() << "\n  reference: " << reference()
+    s << "lock-step divergence at " << now_ps / 1e3 << " ns (RTL cycle " << rtl_->rtl().counters().cycles << ", RTL VCD time "
+      << rtl_->rtl().vcd_time_ps(now_ps) << " ps), after " << pushes_ << " pushes: " << question() << "\n  reference: " << reference()
       << "\n  rtl:       " << rtl();
     divergence_ = s.str();
     sc_core::sc_stop();

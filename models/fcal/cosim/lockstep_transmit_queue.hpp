@@ -2,8 +2,9 @@
 // The lock-step checker (rtl.lockstep=true): the RTL transmit queue drives the system while the
 // SystemC reference (hba::CommandFirstQueue) receives the same pushes and pops, and every decision
 // the port asks for — can it push, the head and its unfair rights, the frame for a destination, a
-// preemption — is put to both. The first disagreement is recorded with the simulated time, the
-// question asked and both answers, and the simulation is stopped; an RTL engineer starts there.
+// preemption — is put to both. The first disagreement is recorded with the simulated time, the RTL
+// cycle and the time on the RTL VCD's axis at which the RTL's answer is drawn, the question asked and
+// both answers, and the simulation is stopped; an RTL engineer starts there.
 #include <functional>
 #include <map>
 #include <memory>

@@ -17,24 +17,25 @@ RtlTransmitQueue::RtlTransmitQueue(const hba::CommandFirst& policy, double clock
 
 double RtlTransmitQueue::now_ps() const { return sc_core::sc_time_stamp().to_seconds() * 1e12; }
 
-void RtlTransmitQueue::fail(const std::string& what) const
+void RtlTransmitQueue::fail(const std::string& what, std::uint64_t vcd_ps) const
 {
     if (!failure_.empty()) return;
-    failure_ = "RTL transmit queue at " + std::to_string(sc_core::sc_time_stamp().to_seconds() * 1e9) + " ns (RTL cycle " +
-               std::to_string(rtl_.counters().cycles) + "): " + what;
+    failure_ = "RTL transmit queue at " + std::to_string(now_ps() / 1e3) + " ns (RTL cycle " + std::to_string(rtl_.counters().cycles) +
+               ", RTL VCD time " + std::to_string(vcd_ps) + " ps): " + what;
     sc_core::sc_stop();
 }
 
+// An assertion fires at a clock edge: that is where to look in the VCD.
 void RtlTransmitQueue::fail_on_assertion() const
 {
-    if (!rtl_.assertion_failure().empty()) fail(rtl_.assertion_failure());
+    if (!rtl_.assertion_failure().empty()) fail(rtl_.assertion_failure(), rtl_.last_edge_ps());
 }
 
 // The frame behind a tag the RTL answered with; an answer naming no queued frame is an RTL error.
 loop::OutgoingFrame* RtlTransmitQueue::frame_of(std::uint16_t tag, const char* output) const
 {
     if (tag < frames_.size() && frames_[tag].frame) return &frames_[tag];
-    fail(std::string(output) + " names tag " + std::to_string(tag) + ", which holds no queued frame");
+    fail(std::string(output) + " names tag " + std::to_string(tag) + ", which holds no queued frame", rtl_.vcd_time_ps(now_ps()));
     return nullptr;
 }
 

@@ -23,7 +23,8 @@ public:
     bool preempt(phy::AlPa open_peer) const override;
 
     // Empty while the RTL behaves; else the first error (an assertion inside it, or an answer that
-    // names no queued frame), with the time. The simulation is stopped at once.
+    // names no queued frame), with the time, the RTL cycle and where to look in the RTL's VCD. The
+    // simulation is stopped at once.
     const std::string& failure() const { return failure_; }
 
     CommandFirstRtl& rtl() { return rtl_; }
@@ -36,7 +37,7 @@ protected:
 private:
     double now_ps() const;
     void fail_on_assertion() const;
-    void fail(const std::string& what) const;
+    void fail(const std::string& what, std::uint64_t vcd_ps) const;
     loop::OutgoingFrame* frame_of(std::uint16_t tag, const char* output) const;
 
     hba::CommandFirst policy_;

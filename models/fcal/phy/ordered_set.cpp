@@ -31,11 +31,23 @@ constexpr FixedSet kFixedSets[] = {
     {OrderedSetKind::SofN3, "SOFn3", 0xB5, 0x36},
     {OrderedSetKind::EofN, "EOFn", kEofAfterMinus, 0xD5},
     {OrderedSetKind::EofT, "EOFt", kEofAfterMinus, 0x75},
-    {OrderedSetKind::LipF7F7, "LIP(F7,F7)", 0x15, 0xF7},
 };
 
 constexpr std::uint8_t kArbSecond = 0x94;
 constexpr std::uint8_t kOpnSecond = 0x91;
+
+// The primitive sequences of loop initialization and port bypass: K28.5, the family's character,
+// then y and x (docs/loop_init.md, "LIP, LPB and LPE").
+constexpr std::uint8_t kLipSecond = 0x15;  // D21.0
+constexpr std::uint8_t kLpbSecond = 0x09;  // D9.0
+constexpr std::uint8_t kLpeSecond = 0x05;  // D5.0
+constexpr std::uint8_t kNoAlPa = 0xF7;      // LIP: the sender has no valid AL_PA (D23.7)
+constexpr std::uint8_t kLoopFailure = 0xF8;  // LIP: loss of signal at the sender's receiver (D24.7)
+constexpr std::uint8_t kAllPorts = 0xFF;     // LIP reset all, LPB/LPE of every port (D31.7)
+
+bool is_lip_kind(OrderedSetKind k) { return k >= OrderedSetKind::LipF7F7 && k <= OrderedSetKind::LipResetAll; }
+bool is_bypass_kind(OrderedSetKind k) { return k >= OrderedSetKind::LpbYx && k <= OrderedSetKind::LpeFx; }
+bool is_sequence_kind(OrderedSetKind k) { return is_lip_kind(k) || is_bypass_kind(k); }
 
 bool is_eof(OrderedSetKind k) { return k == OrderedSetKind::EofN || k == OrderedSetKind::EofT; }
 
@@ -54,7 +66,8 @@ std::string upper(std::string s)
 
 const char* kKnownNames =
     "IDLE, R_RDY, ARB(x), ARB(F0), ARBff, OPN(y,x), OPN(y), CLS, SOFc1, SOFi2, SOFn2, SOFi3, SOFn3, "
-    "EOFn, EOFt, LIP(F7,F7)";
+    "SOFil, EOFn, EOFt, LIP(F7,F7), LIP(F7,x), LIP(F8,F7), LIP(F8,x), LIP(y,x), LIP(FF,x), LPB(y,x), "
+    "LPB(FF,x), LPE(y,x), LPE(FF,x)";
 
 std::invalid_argument unknown(const std::string& name, const std::string& why = "")
 {
@@ -76,7 +89,36 @@ unsigned parse_hex_byte(const std::string& text, const std::string& name)
     return v;
 }
 
+// The primitive sequence that the characters K28.5 `second` `third` `fourth` form, if any.
+std::optional<OrderedSet> sequence_of(std::uint8_t second, std::uint8_t third, std::uint8_t fourth)
+{
+    const bool x_valid = is_valid_al_pa(fourth);
+    if (second == kLipSecond) {
+        if (third == kNoAlPa) {
+            if (fourth == kNoAlPa) return OrderedSet(OrderedSetKind::LipF7F7);
+            if (x_valid) return OrderedSet::lip_initializing(fourth);
+        } else if (third == kLoopFailure) {
+            if (fourth == kNoAlPa) return OrderedSet(OrderedSetKind::LipF8F7);
+            if (x_valid) return OrderedSet::lip_failure(fourth);
+        } else if (third == kAllPorts) {
+            if (x_valid) return OrderedSet::lip_reset_all(fourth);
+        } else if (is_valid_al_pa(third) && x_valid) {
+            return OrderedSet::lip_reset(third, fourth);
+        }
+        return std::nullopt;
+    }
+    if (second == kLpbSecond || second == kLpeSecond) {
+        const bool lpb = second == kLpbSecond;
+        if (!x_valid) return std::nullopt;
+        if (third == kAllPorts) return lpb ? OrderedSet::lpb_all(fourth) : OrderedSet::lpe_all(fourth);
+        if (is_valid_al_pa(third)) return lpb ? OrderedSet::lpb(third, fourth) : OrderedSet::lpe(third, fourth);
+    }
+    return std::nullopt;
+}
+
 }  // namespace
+
+const char* ordered_set_names() { return kKnownNames; }
 
 EncodedWord encode_word(const TransmissionWord& word, Disparity rd)
 {
@@ -92,7 +134,9 @@ EncodedWord encode_word(const TransmissionWord& word, Disparity rd)
 
 OrderedSet::OrderedSet(OrderedSetKind kind) : kind_(kind)
 {
-    if (!fixed(kind)) throw std::invalid_argument("ARB(x) and OPN need their AL_PAs: use OrderedSet::arb/opn_full/opn_half");
+    if (!fixed(kind) && kind != OrderedSetKind::LipF7F7 && kind != OrderedSetKind::LipF8F7)
+        throw std::invalid_argument("ARB(x), OPN and the LIP/LPB/LPE sets with AL_PAs need them: use OrderedSet::arb, "
+                                    "opn_full, opn_half, lip_*, lpb*, lpe*");
 }
 
 OrderedSet OrderedSet::arb(AlPa x)
@@ -114,8 +158,68 @@ OrderedSet OrderedSet::opn_half(AlPa y)
     return OrderedSet(OrderedSetKind::OpnHalf, y, y);
 }
 
+OrderedSet OrderedSet::lip_initializing(std::optional<AlPa> al_ps)
+{
+    if (!al_ps) return OrderedSet(OrderedSetKind::LipF7F7);
+    return OrderedSet(OrderedSetKind::LipF7, 0, require_valid_al_pa(*al_ps, "LIP(F7,x) source"));
+}
+
+OrderedSet OrderedSet::lip_failure(std::optional<AlPa> al_ps)
+{
+    if (!al_ps) return OrderedSet(OrderedSetKind::LipF8F7);
+    return OrderedSet(OrderedSetKind::LipF8, 0, require_valid_al_pa(*al_ps, "LIP(F8,x) source"));
+}
+
+OrderedSet OrderedSet::lip_reset(AlPa al_pd, AlPa al_ps)
+{
+    return OrderedSet(OrderedSetKind::LipReset, require_valid_al_pa(al_pd, "LIP(y,x) destination"),
+                      require_valid_al_pa(al_ps, "LIP(y,x) source"));
+}
+
+OrderedSet OrderedSet::lip_reset_all(AlPa al_ps)
+{
+    return OrderedSet(OrderedSetKind::LipResetAll, 0, require_valid_al_pa(al_ps, "LIP(FF,x) source"));
+}
+
+OrderedSet OrderedSet::lpb(AlPa al_pd, AlPa al_ps)
+{
+    return OrderedSet(OrderedSetKind::LpbYx, require_valid_al_pa(al_pd, "LPB(y,x) destination"),
+                      require_valid_al_pa(al_ps, "LPB(y,x) source"));
+}
+
+OrderedSet OrderedSet::lpb_all(AlPa al_ps)
+{
+    return OrderedSet(OrderedSetKind::LpbFx, 0, require_valid_al_pa(al_ps, "LPB(FF,x) source"));
+}
+
+OrderedSet OrderedSet::lpe(AlPa al_pd, AlPa al_ps)
+{
+    return OrderedSet(OrderedSetKind::LpeYx, require_valid_al_pa(al_pd, "LPE(y,x) destination"),
+                      require_valid_al_pa(al_ps, "LPE(y,x) source"));
+}
+
+OrderedSet OrderedSet::lpe_all(AlPa al_ps)
+{
+    return OrderedSet(OrderedSetKind::LpeFx, 0, require_valid_al_pa(al_ps, "LPE(FF,x) source"));
+}
+
+bool OrderedSet::is_lip() const { return is_lip_kind(kind_); }
+
+bool OrderedSet::is_port_bypass() const { return is_bypass_kind(kind_); }
+
 std::string OrderedSet::name() const
 {
+    if (is_sequence_kind(kind_)) {
+        const TransmissionWord w = characters(Disparity::Minus);
+        const char* head = is_lip_kind(kind_) ? "LIP(" : kind_ <= OrderedSetKind::LpbFx ? "LPB(" : "LPE(";
+        auto byte_name = [](std::uint8_t b) -> std::string {
+            if (b == kNoAlPa) return "F7";
+            if (b == kLoopFailure) return "F8";
+            if (b == kAllPorts) return "FF";
+            return al_pa_hex(b);
+        };
+        return head + byte_name(w[2].byte) + "," + byte_name(w[3].byte) + ")";
+    }
     switch (kind_) {
     case OrderedSetKind::Arb: return "ARB(" + al_pa_hex(x_) + ")";
     case OrderedSetKind::OpnFull: return "OPN(" + al_pa_hex(y_) + "," + al_pa_hex(x_) + ")";
@@ -132,6 +236,23 @@ TransmissionWord OrderedSet::characters(Disparity rd) const
     case OrderedSetKind::OpnHalf: return {kK28_5, data_character(kOpnSecond), data_character(y_), data_character(x_)};
     default: break;
     }
+    if (is_sequence_kind(kind_)) {
+        std::uint8_t second = kLipSecond;
+        if (is_bypass_kind(kind_)) second = kind_ <= OrderedSetKind::LpbFx ? kLpbSecond : kLpeSecond;
+        std::uint8_t third = y_;
+        std::uint8_t fourth = x_;
+        switch (kind_) {
+        case OrderedSetKind::LipF7F7: third = kNoAlPa; fourth = kNoAlPa; break;
+        case OrderedSetKind::LipF7: third = kNoAlPa; break;
+        case OrderedSetKind::LipF8F7: third = kLoopFailure; fourth = kNoAlPa; break;
+        case OrderedSetKind::LipF8: third = kLoopFailure; break;
+        case OrderedSetKind::LipResetAll:
+        case OrderedSetKind::LpbFx:
+        case OrderedSetKind::LpeFx: third = kAllPorts; break;
+        default: break;
+        }
+        return {kK28_5, data_character(second), data_character(third), data_character(fourth)};
+    }
     const FixedSet& f = *fixed(kind_);
     std::uint8_t second = f.second;
     if (is_eof(kind_) && rd == Disparity::Plus) second = kEofAfterPlus;
@@ -143,6 +264,7 @@ OrderedSet OrderedSet::parse(const std::string& name)
     const std::string u = upper(name);
     for (const auto& f : kFixedSets)
         if (u == upper(f.name)) return OrderedSet(f.kind);
+    if (u == "SOFIL") return OrderedSet(OrderedSetKind::SofI3);
 
     const auto open = u.find('(');
     if (open == std::string::npos || u.back() != ')') throw unknown(name);
@@ -164,6 +286,14 @@ OrderedSet OrderedSet::parse(const std::string& name)
             throw std::invalid_argument("'" + name + "': OPN(yx) with x == y is the half-duplex OPN(" + al_pa_hex(static_cast<AlPa>(y)) + ")");
         return opn_full(static_cast<AlPa>(y), static_cast<AlPa>(x));
     }
+    if ((head == "LIP" || head == "LPB" || head == "LPE") && comma != std::string::npos) {
+        const unsigned y = parse_hex_byte(args.substr(0, comma), name);
+        const unsigned x = parse_hex_byte(args.substr(comma + 1), name);
+        const std::uint8_t second = head == "LIP" ? kLipSecond : head == "LPB" ? kLpbSecond : kLpeSecond;
+        if (const auto set = sequence_of(second, static_cast<std::uint8_t>(y), static_cast<std::uint8_t>(x))) return *set;
+        throw unknown(name, head == "LIP" ? "LIP takes (F7,F7), (F7,x), (F8,F7), (F8,x), (y,x) or (FF,x), x and y valid AL_PAs"
+                                          : head + " takes (y,x) or (FF,x), x and y valid AL_PAs");
+    }
     throw unknown(name);
 }
 
@@ -180,6 +310,7 @@ std::optional<OrderedSet> OrderedSet::recognise(const TransmissionWord& word, Di
         if (!is_valid_al_pa(third) || !is_valid_al_pa(fourth)) return std::nullopt;
         return third == fourth ? opn_half(third) : opn_full(third, fourth);
     }
+    if (second == kLipSecond || second == kLpbSecond || second == kLpeSecond) return sequence_of(second, third, fourth);
     if (third != fourth) return std::nullopt;
     if (second == kArbSecond && third != kArbFairnessFill && third != kArbFF) {
         if (!is_valid_al_pa(third)) return std::nullopt;
