@@ -10,18 +10,13 @@
 #include "volume_bench.hpp"
 
 using namespace fcal;
-using controller::RaidLevel;
-using controller::VolumePhase;
-using controller::VolumeState;
-using sc_core::SC_MS;
-using sc_core::SC_US;
-using sc_core::sc_time;
-using test::VolumeBench;
-using test::VolumeShape;
+using namespace fcal::controller;
+using namespace fcal::test;
+using namespace sc_core;
 
 namespace {
 
-std::set<unsigned> disks_of(const std::vector<test::FakeDisks::Sent>& sent)
+std::set<unsigned> disks_of(const std::vector<FakeDisks::Sent>& sent)
 {
     std::set<unsigned> d;
     for (const auto& s : sent) d.insert(s.disk);

@@ -11,14 +11,9 @@
 #include "volume_bench.hpp"
 
 using namespace fcal;
-using controller::RaidLevel;
-using controller::VolumePhase;
-using controller::VolumeState;
-using sc_core::SC_MS;
-using sc_core::SC_US;
-using sc_core::sc_time;
-using test::VolumeBench;
-using test::VolumeShape;
+using namespace fcal::controller;
+using namespace fcal::test;
+using namespace sc_core;
 
 namespace {
 
@@ -135,7 +130,7 @@ TEST_CASE("volume rebuild: host writes to rebuilt rows go to the spare, to the o
     };
     // The first n host commands (4 KiB; the rebuild's are 64 KiB) sent from the request's submission.
     const auto sent_by = [&](const std::string& name, std::size_t n) {
-        std::vector<test::FakeDisks::Sent> out;
+        std::vector<FakeDisks::Sent> out;
         for (std::size_t i = first.at(name); i < b.disks.sent.size() && out.size() < n; ++i)
             if (b.disks.sent[i].bytes == 4096) out.push_back(b.disks.sent[i]);
         REQUIRE(out.size() == n);
