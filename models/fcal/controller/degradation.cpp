@@ -1,12 +1,13 @@
 #include "fcal/controller/degradation.hpp"
 
-#include <algorithm>
-
 namespace fcal::controller {
 
-bool Degradation::any_missing() const
+void Degradation::set_present_rows(unsigned member, std::uint64_t rows)
 {
-    return std::any_of(rows_.begin(), rows_.end(), [](std::uint64_t r) { return r != kAllRows; });
+    std::uint64_t& r = rows_.at(member);
+    if (r == kAllRows && rows != kAllRows) ++incomplete_;
+    if (r != kAllRows && rows == kAllRows) --incomplete_;
+    r = rows;
 }
 
 }  // namespace fcal::controller

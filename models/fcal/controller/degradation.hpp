@@ -17,13 +17,15 @@ public:
     Degradation() = default;  // nothing missing, whatever the member count
     explicit Degradation(unsigned members) : rows_(members, kAllRows) {}
 
-    bool missing(unsigned member, std::uint64_t row) const { return !rows_.empty() && row >= rows_.at(member); }
-    bool any_missing() const;
+    // The common case, nothing missing, costs one comparison.
+    bool missing(unsigned member, std::uint64_t row) const { return incomplete_ > 0 && row >= rows_.at(member); }
+    bool any_missing() const { return incomplete_ > 0; }
     std::uint64_t present_rows(unsigned member) const { return rows_.empty() ? kAllRows : rows_.at(member); }
-    void set_present_rows(unsigned member, std::uint64_t rows) { rows_.at(member) = rows; }
+    void set_present_rows(unsigned member, std::uint64_t rows);
 
 private:
     std::vector<std::uint64_t> rows_;  // empty: every member holds every row
+    unsigned incomplete_ = 0;          // members not holding every row
 };
 
 }  // namespace fcal::controller

@@ -198,8 +198,9 @@ void RaidLayout::plan_raid5_write(const std::vector<Piece>& pieces, const Degrad
         const unsigned parity = parity_disk(row);
         // The member missing from the row, if any; with two the row is lost.
         std::vector<unsigned> gone;
-        for (unsigned m = 0; m < g_.disks; ++m)
-            if (missing.missing(m, row)) gone.push_back(m);
+        if (missing.any_missing())
+            for (unsigned m = 0; m < g_.disks; ++m)
+                if (missing.missing(m, row)) gone.push_back(m);
         if (gone.size() > 1) {
             plan.unavailable = unreachable(g_.level, row, gone);
             return;
@@ -221,7 +222,7 @@ void RaidLayout::plan_raid5_write(const std::vector<Piece>& pieces, const Degrad
             for (std::size_t i = begin; i < end; ++i) {
                 if (pieces[i].column != c) continue;
                 covered = covers(i);
-                if (column_disk(row, c) == lost) lost_piece = i;
+                if (degraded && column_disk(row, c) == lost) lost_piece = i;
             }
             if (!covered) untouched.push_back(c);
         }

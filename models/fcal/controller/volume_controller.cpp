@@ -84,7 +84,8 @@ void VolumeController::start(hba::IoRequest* request, VolumePhase phase, bool ag
         return;
     }
     const std::uint64_t blocks = (request->bytes + params_.block_bytes - 1) / params_.block_bytes;
-    const auto [first_row, last_row] = layout_.rows_of(request->lba, blocks);
+    // The rows matter only to a rebuild's locks.
+    const auto [first_row, last_row] = engine_ ? layout_.rows_of(request->lba, blocks) : std::pair<std::uint64_t, std::uint64_t>{0, 0};
     if (!request->read && engine_ && engine_->locks(first_row, last_row)) {
         locked_.push_back(Held{request, phase});
         return;
@@ -199,10 +200,13 @@ void VolumeController::phase_done(std::uint64_t key)
     if (!more) return end(key, "");
     // The reads are in, so the new contents of every member are known: a write to a member missing
     // since the plan was made is left out (the parity, or the other copy, holds its data).
-    std::vector<MemberIo> writes;
-    for (const MemberIo& m : a.second)
-        if (!health_.degradation().missing(m.disk, m.lba / params_.geometry.unit_blocks)) writes.push_back(m);
+    std::vector<MemberIo> writes = std::move(a.second);
     a.second.clear();
+    const Degradation& missing = health_.degradation();
+    if (missing.any_missing())
+        writes.erase(std::remove_if(writes.begin(), writes.end(),
+                                    [&](const MemberIo& m) { return missing.missing(m.disk, m.lba / params_.geometry.unit_blocks); }),
+                     writes.end());
     if (writes.empty()) return end(key, "");
     send(key, a, writes);
 }
@@ -343,6 +347,7 @@ void VolumeController::disk_inserted(unsigned disk)
 
 void VolumeController::report(nlohmann::json& volume) const
 {
+    volume["state"] = to_string(health_.state());
     stats_.report(volume);
     volume["data_lost"] = health_.data_lost();
     volume["data_lost_reason"] = health_.lost();

@@ -64,7 +64,6 @@ double VolumeStatistics::p99_s(VolumePhase phase) const
 
 void VolumeStatistics::report(nlohmann::json& volume) const
 {
-    volume["state"] = to_string(state_);
     nlohmann::json changes = nlohmann::json::array();
     for (const auto& [t, s] : changes_) changes.push_back({{"t_s", t}, {"state", to_string(s)}});
     volume["state_changes"] = changes;

@@ -38,7 +38,7 @@ public:
     double mean_s(VolumePhase phase) const;
     double p99_s(VolumePhase phase) const;
 
-    // state, state_changes, degraded_reads, degraded_writes, phases.
+    // state_changes, degraded_reads, degraded_writes, phases.
     void report(nlohmann::json& volume) const;
 
 private:
