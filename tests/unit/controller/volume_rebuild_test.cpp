@@ -312,3 +312,95 @@ TEST_CASE("volume rebuild: the host's response times by phase, each request in t
     CHECK(j["rebuild_time_s"].get<double>() == Approx(9.2e-3));
     b.check_account();
 }
+
+TEST_CASE("volume rebuild: with rounds shorter than a row, a row part rebuilt holds host writes back until it is whole")
+{
+    VolumeShape shape;  // raid5 4+P, spare disk 5
+    shape.spares = 1;
+    shape.rows = 4;
+    shape.rebuild = {sc_core::SC_ZERO_TIME, kOneUnitPerMs, 64, 4};  // half a unit: a round every 0.5 ms
+    VolumeBench b(shape, sc_time(100, SC_US), true);
+    const auto& layout = b.volume.layout();
+    std::uint64_t row0_on_0 = 0, row1_on_0 = 4 * 128;
+    while (layout.locate(row0_on_0).disk != 0) row0_on_0 += 128;
+    while (layout.locate(row1_on_0).disk != 0) row1_on_0 += 128;
+    b.volume.disk_failed(0, "failed");
+    // At 0.3 ms the first half of row 0 is rebuilt (0 - 0.2 ms) and the second half's round (0.5 -
+    // 0.7 ms) not yet started: row 0 is locked, row 1 is not.
+    hba::IoRequest* w0 = nullptr;
+    hba::IoRequest* w1 = nullptr;
+    std::size_t before = 0;
+    b.time.at(ms(0.3), [&] {
+        before = b.disks.sent.size();
+        w0 = &b.submit(false, row0_on_0, 4096);
+        w1 = &b.submit(false, row1_on_0, 4096);
+    });
+    b.time.run_until(ms(0.35));
+    CHECK(b.volume.waiting() == 1);
+    auto sent = b.sent_since(before);
+    REQUIRE(sent.size() == 3);  // w1, degraded: the row's other three data units
+    for (const auto& s : sent) CHECK((s.read && s.disk != 0 && s.disk != 5));
+    b.time.run();
+    CHECK(w0->completed == ms(0.7) + sc_time(200, SC_US));  // planned at 0.7 ms with the spare: reads, then writes
+    bool spare_written = false;
+    for (const auto& s : b.disks.sent) spare_written = spare_written || (s.disk == 5 && !s.read && s.bytes == 4096 && s.at == ms(0.8));
+    CHECK(spare_written);
+    CHECK(w1->completed == sc_time(500, SC_US));
+    b.check_account();
+}
+
+TEST_CASE("volume rebuild: random failures, insertions and host load; every request ends once, no command reaches a gone disk")
+{
+    for (const RaidLevel level : {RaidLevel::Raid5, RaidLevel::Raid1})
+        for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+            VolumeShape shape;
+            shape.level = level;
+            shape.members = level == RaidLevel::Raid5 ? 5 : 4;
+            shape.spares = 2;
+            shape.rows = 12;
+            shape.unit_blocks = 16;
+            std::mt19937_64 rng(seed);
+            shape.rebuild = {sc_time(static_cast<double>(rng() % 3), SC_MS), rng() % 2 ? 0.0 : 4e6, 8 + rng() % 24, 1 + static_cast<unsigned>(rng() % 4)};
+            VolumeBench b(shape, sc_time(100, SC_US), false);
+            const unsigned disks = shape.members + shape.spares;
+            std::vector<bool> gone(disks, false);
+            std::size_t checked = 0;
+            const auto check_sent = [&] {
+                for (; checked < b.disks.sent.size(); ++checked) CHECK_FALSE(gone[b.disks.sent[checked].disk]);
+            };
+            const std::uint64_t blocks = b.volume.blocks();
+            const auto issue = [&] {
+                if (b.requests.size() >= 1000) return;
+                const std::uint64_t n = 1 + rng() % 40;
+                const std::uint64_t lba = rng() % (blocks - n);
+                b.submit(rng() % 2 == 0, lba, static_cast<std::uint32_t>(n * 512));
+                check_sent();
+            };
+            b.on_done = [&](const hba::IoRequest&) { issue(); };
+            for (int i = 0; i < 8; ++i) issue();
+            // Disk events at random times: a present disk fails, a gone one is replaced.
+            for (int e = 0; e < 5; ++e)
+                b.time.at(sc_time(static_cast<double>(1 + rng() % 30), SC_MS), [&, pick = rng()] {
+                    check_sent();
+                    std::vector<unsigned> present, absent;
+                    for (unsigned d = 0; d < disks; ++d) (gone[d] ? absent : present).push_back(d);
+                    if (pick % 2 != 0 || absent.empty()) {
+                        const unsigned d = present[pick % present.size()];
+                        gone[d] = true;
+                        b.volume.disk_failed(d, "failed");
+                    } else {
+                        const unsigned d = absent[pick % absent.size()];
+                        gone[d] = false;
+                        b.volume.disk_inserted(d);
+                    }
+                });
+            while (b.time.step()) check_sent();
+            INFO("level " << controller::to_string(level) << " seed " << seed);
+            b.check_account();
+            const bool lost = b.volume.health().data_lost();
+            for (const auto& [id, why] : b.failures) CHECK(why.rfind("volume failed: ", 0) == 0);
+            if (!lost) CHECK(b.failures.empty());
+            CHECK_FALSE(b.volume.rebuild()->running());
+            CHECK(b.volume.state() != VolumeState::Rebuilding);
+        }
+}
