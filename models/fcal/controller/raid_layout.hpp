@@ -12,10 +12,19 @@
 //   writes (reconstruct-write), whichever reads less (ties: read-modify-write); a full row reads
 //   nothing.
 //
-// Pieces of a request that are contiguous on one disk within a phase become one command.
+// With members missing (a Degradation: docs/model.md, "The storage controller: degraded mode and
+// rebuild") a RAID 1 piece uses the surviving copy; a RAID 5 read of a missing member is the XOR of
+// the row's n-1 other units, and a RAID 5 write of a row with a member missing takes the shape that
+// does not need it (the table in the docs); RAID 0, or a row with no redundancy left, cannot be
+// planned (Plan::unavailable says why).
+//
+// Pieces of a request that overlap or touch on one disk within a phase become one command.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "fcal/controller/degradation.hpp"
 
 namespace fcal::controller {
 
@@ -38,6 +47,13 @@ void validate(const VolumeGeometry& geometry);
 // Blocks a volume offers to its user: whole rows only.
 std::uint64_t volume_blocks(const VolumeGeometry& geometry);
 
+// The blocks used on each member (VolumeGeometry::disk_blocks) when `capacity_bytes` of a drive of
+// `drive_blocks` are used (0: the whole drive), from LBA 0 up: on a zoned drive the outer, fastest
+// zones, as short-stroking does (docs/model.md, "The storage controller: degraded mode and rebuild").
+// Throws std::invalid_argument when the capacity exceeds the drive or holds no whole stripe unit.
+std::uint64_t used_member_blocks(std::uint64_t drive_blocks, std::uint64_t capacity_bytes, std::uint32_t block_bytes,
+                                 std::uint64_t unit_blocks);
+
 // One command to one member disk.
 struct MemberIo {
     unsigned disk = 0;
@@ -59,6 +75,10 @@ struct Plan {
     unsigned full_rows = 0;          // RAID 5 write shapes, for tests and statistics
     unsigned read_modify_writes = 0;
     unsigned reconstruct_writes = 0;
+    // Planned around a missing member: read pieces (served by the copy or the row's XOR) or written
+    // rows (RAID 5: every row with a member missing; RAID 1: pieces written to one copy).
+    unsigned degraded = 0;
+    std::string unavailable;  // not empty: some of the data is on no member (why); no commands
 };
 
 class RaidLayout {
@@ -68,9 +88,15 @@ public:
     const VolumeGeometry& geometry() const { return g_; }
     std::uint64_t blocks() const { return blocks_; }
 
-    // `outstanding[d]`: commands now at member d (used by RAID 1 reads only). The request must lie
-    // inside the volume (throws std::out_of_range otherwise).
-    Plan plan(bool read, std::uint64_t lba, std::uint64_t blocks, const std::vector<std::uint64_t>& outstanding) const;
+    // `outstanding[d]`: commands now at member d (used by RAID 1 reads only); `missing`: the members
+    // and rows not to use. The request must lie inside the volume (throws std::out_of_range otherwise).
+    Plan plan(bool read, std::uint64_t lba, std::uint64_t blocks, const std::vector<std::uint64_t>& outstanding,
+              const Degradation& missing = Degradation()) const;
+
+    // The first and last rows a request touches (member rows, as in Degradation).
+    std::pair<std::uint64_t, std::uint64_t> rows_of(std::uint64_t lba, std::uint64_t blocks) const;
+    // Rows used on every member (each member's used capacity is rows() x unit_blocks).
+    std::uint64_t rows() const { return g_.disk_blocks / g_.unit_blocks; }
 
     // Where volume block `lba` lives (RAID 0 and 5: the data copy; RAID 1: the first copy).
     MemberIo locate(std::uint64_t lba) const;
@@ -87,14 +113,16 @@ private:
     std::vector<Piece> split(std::uint64_t lba, std::uint64_t blocks) const;
     unsigned data_disks() const;
     unsigned column_disk(std::uint64_t row, unsigned column) const;  // RAID 0/5 (RAID 1: the pair's first)
-    void plan_raid5_write(const std::vector<Piece>& pieces, Plan& plan) const;
+    void plan_piece(bool read, const Piece& piece, const std::vector<std::uint64_t>& outstanding, const Degradation& missing,
+                    Plan& plan) const;
+    void plan_raid5_write(const std::vector<Piece>& pieces, const Degradation& missing, Plan& plan) const;
 
     VolumeGeometry g_;
     std::uint64_t blocks_;
 };
 
-// Adds a command, merging it with one already in `ios` for the same disk and direction that ends
-// where it starts.
-void add_merged(std::vector<MemberIo>& ios, const MemberIo& io);
+// Adds a command, merged with those already in `ios` for the same disk and direction that it overlaps
+// or touches (the merged command takes the place of the first of them).
+void add_merged(std::vector<MemberIo>& ios, MemberIo io);
 
 }  // namespace fcal::controller
