@@ -34,6 +34,7 @@
 #include "disk/fixed_mechanism.hpp"
 #include "disk/mechanism.hpp"
 #include "disk/zoned_mechanism.hpp"
+#include "kernel/timers.hpp"
 
 namespace fcal::disk {
 
@@ -110,6 +111,13 @@ private:
         DiskReady* done = nullptr;  // nullptr: a write-back's media write (holds no slot)
         sc_core::sc_time arrival;   // eligible from
     };
+    // Work due at a transaction's effective time (its annotated delay): a write-back's completion
+    // (`done` set), or read bytes leaving the buffer.
+    struct Deferred {
+        DiskReady* done = nullptr;
+        std::uint64_t tag = 0;
+        std::uint32_t release = 0;
+    };
     // A read's bytes in the buffer.
     struct ReadBuffer {
         std::uint32_t total = 0;
@@ -131,8 +139,7 @@ private:
     void schedule_step();
     void announce(ReadBuffer& b);
     void release(std::uint32_t bytes);
-    void after(const sc_core::sc_time& delay, std::function<void()> call);
-    void run_timers();          // SC_METHOD on timer_event_
+    void deferred(Deferred& d);
     bool streams() const { return params_.model == DiskModel::Zoned; }
 
     DiskParams params_;
@@ -155,8 +162,7 @@ private:
     sc_core::sc_time paused_at_;
     bool streaming_ = false;
     sc_core::sc_event done_event_;
-    std::multimap<sc_core::sc_time, std::function<void()>> timers_;
-    sc_core::sc_event timer_event_;
+    kernel::Timers<Deferred> timers_;
 };
 
 }  // namespace fcal::disk

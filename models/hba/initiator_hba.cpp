@@ -12,9 +12,6 @@ namespace {
 // OX_IDs given up on are kept out of use for at least this many later give-ups.
 constexpr std::size_t kQuarantinedIds = 4096;
 
-// A timer's key: the exchange's serial and OX_ID.
-std::uint64_t timer_key(std::uint16_t ox_id, std::uint64_t serial) { return serial << 16 | ox_id; }
-
 // What an exchange was still waiting for when its time ran out.
 std::string missing(const fcp::Exchange& e)
 {
@@ -31,24 +28,21 @@ InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params
                            std::unique_ptr<loop::TransmitQueue> transmit_queue)
     : sc_module(name), host_dma("host_dma"), params_(params), port_(port), cpu_("processor"), frame_proc_("frame_proc"),
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); }),
-      timers_("timers", [this](std::uint64_t key) { timer_expired(key); })
+      timers_("timers", [this](Deadline& d) { deadline(d); })
 {
     port_.set_user(this);
     transmit_queue->set_space_listener([this] { push_held(); });
     port_.set_transmit_queue(std::move(transmit_queue));
-    SC_METHOD(retry_due);
-    sensitive << retry_event_;
-    dont_initialize();
 }
 
-void InitiatorHba::retry_due()
+void InitiatorHba::deadline(Deadline& d)
 {
-    while (!retries_.empty() && retries_.front().first <= sc_time_stamp()) {
-        IoRequest* io = retries_.front().second;
-        retries_.pop_front();
-        submit(io);
+    if (d.retry) {
+        --retries_waiting_;
+        submit(d.retry);
+    } else {
+        exchange_timeout(d.ox_id);
     }
-    if (!retries_.empty()) retry_event_.notify(retries_.front().first - sc_time_stamp());
 }
 
 // Hand a frame to the outgoing FIFO, or hold it while its FIFO is full.
@@ -127,7 +121,7 @@ void InitiatorHba::submit(IoRequest* io)
     a.exchange = std::make_unique<fcp::Exchange>(spec);
     a.serial = ++last_serial_;
     const std::uint64_t serial = a.serial;
-    a.timer = timers_.start(params_.exchange_timeout, timer_key(ox_id, serial));
+    a.timer = timers_.start(params_.exchange_timeout, Deadline{ox_id, serial, nullptr});
     exchanges_.emplace(ox_id, std::move(a));
     // Execute the command, then fetch its description from host memory and build FCP_CMND.
     cpu_.run(params_.cmd_exec, [this, ox_id, serial] {
@@ -248,8 +242,8 @@ void InitiatorHba::handle(const fcp::FcFrame& f)
             IoRequest* io = a.io;
             close(ox_id);
             ++task_set_full_retries_;
-            retries_.emplace_back(sc_time_stamp() + params_.task_set_full_retry, io);
-            if (retries_.size() == 1) retry_event_.notify(params_.task_set_full_retry);
+            ++retries_waiting_;
+            timers_.start(params_.task_set_full_retry, Deadline{0, 0, io});
             break;
         }
         if (a.data_jobs_pending > 0)
@@ -289,11 +283,10 @@ void InitiatorHba::close(std::uint16_t ox_id)
     exchanges_.erase(it);
 }
 
-void InitiatorHba::timer_expired(std::uint64_t key)
+void InitiatorHba::exchange_timeout(std::uint16_t ox_id)
 {
-    const auto ox_id = static_cast<std::uint16_t>(key & 0xFFFF);
     Active& a = exchanges_.at(ox_id);  // a running timer's exchange is open
-    a.timer = timers_.none();
+    a.timer = {};
     // FCP_RSP is in and only its delivery to host memory is left: nothing is missing.
     if (a.exchange->complete()) return;
     if (!a.aborting) {
@@ -324,7 +317,7 @@ void InitiatorHba::abort(std::uint16_t ox_id)
     for (auto& line : held_)
         for (auto f = line.begin(); f != line.end();)
             f = fcp::fc_frame_of(*f->frame).ox_id == ox_id ? line.erase(f) : f + 1;
-    a.timer = timers_.start(params_.abts_timeout, timer_key(ox_id, a.serial));
+    a.timer = timers_.start(params_.abts_timeout, Deadline{ox_id, a.serial, nullptr});
     transmit(fcp::make_abts(a.exchange->spec()));
 }
 

@@ -27,10 +27,10 @@
 
 #include "fcp/exchange.hpp"
 #include "hba/dma_engine.hpp"
-#include "hba/exchange_timers.hpp"
 #include "hba/hba_params.hpp"
 #include "hba/io_request.hpp"
 #include "hba/service_queue.hpp"
+#include "kernel/timers.hpp"
 #include "loop/lport.hpp"
 
 namespace fcal::hba {
@@ -41,7 +41,6 @@ public:
 
     // `transmit_queue` is the outgoing frame FIFO (the Command-First reference model or the RTL);
     // the HBA installs it in its port.
-    SC_HAS_PROCESS(InitiatorHba);
     InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port,
                  std::unique_ptr<loop::TransmitQueue> transmit_queue);
 
@@ -63,7 +62,7 @@ public:
     // Commands the disks answered TASK SET FULL, each reissued once more.
     std::uint64_t task_set_full_retries() const { return task_set_full_retries_; }
     // Requests waiting now to be reissued.
-    std::size_t retries_waiting() const { return retries_.size(); }
+    std::size_t retries_waiting() const { return retries_waiting_; }
     // Recovery: ABTS sent (exchanges aborted), BA_ACC received, ABTS given up on (no BA_ACC within
     // abts_timeout), frames dropped because their exchange was being or had been aborted.
     std::uint64_t aborts() const { return aborts_; }
@@ -77,6 +76,14 @@ public:
     const DmaEngine& dma() const { return dma_; }
 
 private:
+    // A deadline on the HBA's timers: an exchange's timeout (exchange_timeout, then abts_timeout once
+    // aborting), or a request refused with TASK SET FULL waiting to be reissued (`retry`).
+    struct Deadline {
+        std::uint16_t ox_id = 0;
+        std::uint64_t serial = 0;
+        IoRequest* retry = nullptr;
+    };
+    using Timers = kernel::Timers<Deadline>;
     struct Active {
         IoRequest* io = nullptr;
         std::unique_ptr<fcp::Exchange> exchange;
@@ -85,7 +92,7 @@ private:
         bool response_waiting = false;    // FCP_RSP arrived before all data was in memory
         sc_core::sc_time cmnd_queued;
         std::uint64_t serial = 0;          // this HBA's number for the exchange, never reused
-        ExchangeTimers::Handle timer;      // exchange_timeout, then abts_timeout once aborting
+        Timers::Handle timer;              // exchange_timeout, then abts_timeout once aborting
         bool aborting = false;             // ABTS sent, waiting for BA_ACC
         std::string reason;                // why it was aborted
         bool broken = false;               // a frame of it went missing: the rest is dropped
@@ -101,11 +108,11 @@ private:
     void handle(const fcp::FcFrame& frame);
     void deliver_response(std::uint16_t ox_id);
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped
-    void timer_expired(std::uint64_t key);
+    void deadline(Deadline& d);
+    void exchange_timeout(std::uint16_t ox_id);
     void abort(std::uint16_t ox_id);
     void abort_accepted(const fcp::FcFrame& ba_acc);
     void give_up(std::uint16_t ox_id, std::string reason);  // by value: the exchange holding it is erased
-    void retry_due();  // SC_METHOD on retry_event_
     std::uint16_t next_ox_id();
     Active& active(std::uint16_t ox_id);
 
@@ -127,12 +134,10 @@ private:
     std::array<std::deque<Held>, 3> held_;  // by loop::FrameClass
     std::uint64_t held_numbers_ = 0;
     std::uint64_t frames_held_ = 0;
-    // Requests refused with TASK SET FULL, in the order they are due (the delay is one constant).
-    std::deque<std::pair<sc_core::sc_time, IoRequest*>> retries_;
-    sc_core::sc_event retry_event_;
     std::uint64_t task_set_full_retries_ = 0;
-    // Recovery.
-    ExchangeTimers timers_;
+    std::size_t retries_waiting_ = 0;
+    // Recovery, and the reissues after TASK SET FULL.
+    Timers timers_;
     std::uint64_t last_serial_ = 0;
     // OX_IDs given up on without a BA_ACC: the target may still send frames for them, so they are
     // not reused (the oldest are released beyond kQuarantinedIds).

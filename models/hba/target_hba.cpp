@@ -8,7 +8,7 @@ namespace fcal::hba {
 TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
     : sc_module(name), disk("disk"), params_(params), port_(port), cpu_("processor"), frame_proc_("frame_proc"),
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); }),
-      timers_("timers", [this](std::uint64_t key) { data_timeout(key); })
+      timers_("timers", [this](std::uint64_t& key) { data_timeout(key); })
 {
     port_.set_user(this);
 }
@@ -46,7 +46,6 @@ void TargetHba::handle(const fcp::FcFrame& f)
         Active a;
         a.exchange = std::make_unique<fcp::Exchange>(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes, params_.block_bytes));
         a.serial = ++last_serial_;
-        a.timer = timers_.none();
         const std::uint64_t serial = a.serial;
         Active& x = exchanges_.emplace(rx_id, std::move(a)).first->second;
         // The command reaches the disk controller as a single frame transfer, then executes.
@@ -97,7 +96,7 @@ void TargetHba::handle(const fcp::FcFrame& f)
         if (!burst_done || !x) return;
         x->burst_transfer = 0;
         timers_.cancel(x->timer);
-        x->timer = timers_.none();
+        x->timer = {};
         if (x->exchange->bytes_remaining_to_request() > 0)
             send_xfer_rdy(rx_id);
         else
@@ -269,7 +268,7 @@ void TargetHba::drop(std::uint16_t rx_id)
 void TargetHba::data_timeout(std::uint64_t key)
 {
     const auto rx_id = static_cast<std::uint16_t>(key & 0xFFFF);
-    active(rx_id).timer = timers_.none();
+    active(rx_id).timer = {};
     ++data_timeouts_;
     drop(rx_id);
 }

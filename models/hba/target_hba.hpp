@@ -24,9 +24,9 @@
 #include "fcp/exchange.hpp"
 #include "disk/disk_command.hpp"
 #include "hba/dma_engine.hpp"
-#include "hba/exchange_timers.hpp"
 #include "hba/hba_params.hpp"
 #include "hba/service_queue.hpp"
+#include "kernel/timers.hpp"
 #include "loop/lport.hpp"
 
 namespace fcal::hba {
@@ -55,6 +55,7 @@ public:
     loop::LPort& port() { return port_; }
 
 private:
+    using Timers = kernel::Timers<std::uint64_t>;  // key: serial << 16 | RX_ID
     struct Active {
         std::unique_ptr<fcp::Exchange> exchange;
         std::uint64_t burst_transfer = 0;
@@ -64,7 +65,7 @@ private:
         bool at_disk = false;           // the disk accepted its command
         bool broken = false;            // a write data frame went missing: the rest is dropped
         std::vector<std::uint64_t> transfers;  // its DMA transfers, dropped on abort
-        ExchangeTimers::Handle timer;   // write: waiting for a burst's data (data_timeout)
+        Timers::Handle timer;           // write: waiting for a burst's data (data_timeout)
     };
     // Work scheduled for an exchange names it by RX_ID and serial: when it comes due, the exchange
     // may have been aborted (nullptr) and its RX_ID even reused.
@@ -93,7 +94,7 @@ private:
     std::uint64_t last_serial_ = 0;
     std::set<std::uint16_t> aborted_;  // RX_IDs aborted and not yet reused
     std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0, data_timeouts_ = 0;
-    ExchangeTimers timers_;
+    Timers timers_;
 };
 
 }  // namespace fcal::hba
