@@ -34,6 +34,7 @@
 #include "disk/fixed_mechanism.hpp"
 #include "disk/mechanism.hpp"
 #include "disk/zoned_mechanism.hpp"
+#include "kernel/pool_allocator.hpp"
 #include "kernel/timers.hpp"
 
 namespace fcal::disk {
@@ -146,9 +147,12 @@ private:
     std::unique_ptr<Mechanism> mechanism_;
     DiskStats stats_;
     std::size_t slots_used_ = 0;
-    std::map<std::uint64_t, Task> writes_waiting_;  // accepted writes whose data is not all in yet
+    // By tag, their nodes from a pool (no allocation per command in steady state).
+    template <class Value>
+    using ByTag = std::map<std::uint64_t, Value, std::less<std::uint64_t>, kernel::PoolAllocator<std::pair<const std::uint64_t, Value>>>;
+    ByTag<Task> writes_waiting_;                      // accepted writes whose data is not all in yet
     std::deque<Task> ready_;                          // eligible, in the order they became so
-    std::map<std::uint64_t, ReadBuffer> buffers_;     // reads with data (to come) in the buffer
+    ByTag<ReadBuffer> buffers_;                       // reads with data (to come) in the buffer
     std::uint64_t buffer_used_ = 0;                   // read data in the buffer, not yet taken
     std::uint64_t dirty_ = 0;                         // write-back data not yet on the medium
     // The actuator.

@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -27,15 +28,17 @@
 
 #include "fcp/exchange.hpp"
 #include "hba/dma_engine.hpp"
+#include "hba/exchange_lookup.hpp"
 #include "hba/hba_params.hpp"
 #include "hba/io_request.hpp"
 #include "hba/service_queue.hpp"
+#include "hba/work.hpp"
 #include "kernel/timers.hpp"
 #include "loop/lport.hpp"
 
 namespace fcal::hba {
 
-class InitiatorHba : public sc_core::sc_module, public HbaFrontEnd, public loop::PortUser {
+class InitiatorHba : public sc_core::sc_module, public HbaFrontEnd, public loop::PortUser, private WorkOwner {
 public:
     tlm_utils::simple_initiator_socket<InitiatorHba> host_dma;
 
@@ -76,6 +79,17 @@ public:
     const DmaEngine& dma() const { return dma_; }
 
 private:
+    // The steps its processors and DMA engine hand back (Work::step).
+    enum Step : std::uint8_t {
+        kCommandExecuted = 1,  // cpu: fetch the I/O description
+        kXferRdyHandled,       // cpu: DMA the burst the FCP_XFER_RDY (Work::frame) asks for
+        kFrameProcessed,       // frame_proc: free the buffer, handle the frame
+        kCommandFetched,       // DMA: queue the FCP_CMND
+        kDataInMemory,         // DMA: a read data frame is in host memory
+        kDataFetched,          // DMA: queue the write data frame (Work::frame)
+        kResponseDelivered,    // DMA: the FCP_RSP is in host memory: the I/O is complete
+    };
+    void work_done(Work& work) override;
     // A deadline on the HBA's timers: an exchange's timeout (exchange_timeout, then abts_timeout once
     // aborting), or a request refused with TASK SET FULL waiting to be reissued (`retry`).
     struct Deadline {
@@ -86,7 +100,7 @@ private:
     using Timers = kernel::Timers<Deadline>;
     struct Active {
         IoRequest* io = nullptr;
-        std::unique_ptr<fcp::Exchange> exchange;
+        std::optional<fcp::Exchange> exchange;
         std::uint64_t data_transfer = 0;  // DMA transfer of read data, once started
         unsigned data_jobs_pending = 0;
         bool response_waiting = false;    // FCP_RSP arrived before all data was in memory
@@ -96,16 +110,14 @@ private:
         bool aborting = false;             // ABTS sent, waiting for BA_ACC
         std::string reason;                // why it was aborted
         bool broken = false;               // a frame of it went missing: the rest is dropped
-        std::vector<std::uint64_t> transfers;  // its DMA transfers, dropped on abort
     };
     // Work scheduled for an exchange names it by OX_ID and serial: when it comes due, the exchange may
     // have been aborted (nullptr) and its OX_ID even reused.
     Active* live(std::uint16_t ox_id, std::uint64_t serial);
-    std::uint64_t new_transfer(Active& a);
     void send_command(std::uint16_t ox_id, std::uint64_t serial);
     void transmit(std::shared_ptr<const loop::LoopFrame> frame);
     void push_held();
-    void handle(const fcp::FcFrame& frame);
+    void handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame);
     void deliver_response(std::uint16_t ox_id);
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped
     void deadline(Deadline& d);
@@ -122,7 +134,7 @@ private:
     ServiceQueue frame_proc_;
     DmaEngine dma_;
     HbaCompletion* completion_ = nullptr;
-    std::map<std::uint16_t, Active> exchanges_;
+    ExchangeMap<Active> exchanges_;
     std::uint16_t last_ox_id_ = 0;
     // Frames built while their FIFO was full, per class in the order built, numbered across
     // classes. When a slot frees, the oldest held frame whose FIFO has room goes in; with the
@@ -131,8 +143,9 @@ private:
         std::uint64_t number;
         std::shared_ptr<const loop::LoopFrame> frame;
     };
-    std::array<std::deque<Held>, 3> held_;  // by loop::FrameClass
+    std::array<kernel::RingQueue<Held>, 3> held_;  // by loop::FrameClass
     std::uint64_t held_numbers_ = 0;
+    std::vector<fcp::Exchange::FramePtr> burst_;  // a write burst's frames on their way to the DMA engine
     std::uint64_t frames_held_ = 0;
     std::uint64_t task_set_full_retries_ = 0;
     std::size_t retries_waiting_ = 0;
