@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "kernel/pool_allocator.hpp"
-#include "kernel/ring_queue.hpp"
+#include "fcal/kernel/pool_allocator.hpp"
+#include "fcal/kernel/ring_queue.hpp"
 
 using namespace fcal;
 

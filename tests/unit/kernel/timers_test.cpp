@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernel/timers.hpp"
+#include "fcal/kernel/timers.hpp"
 
 using namespace fcal;
 using sc_core::SC_MS;

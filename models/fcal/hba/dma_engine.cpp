@@ -1,0 +1,109 @@
+#include "fcal/hba/dma_engine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace fcal::hba {
+
+DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport, WorkOwner& owner)
+    : sc_module(name), params_(params), transport_(std::move(transport)), owner_(owner)
+{
+    if (!(params.bandwidth_bytes_per_s > 0)) throw std::invalid_argument("DMA bandwidth must be positive");
+    for (Duration& d : durations_) d.time = sc_core::sc_time(0.0, sc_core::SC_SEC);
+    payload_.set_byte_enable_ptr(nullptr);
+    SC_METHOD(step);
+    sensitive << done_;
+    dont_initialize();
+}
+
+void DmaEngine::request(DmaJob job)
+{
+    ++waiting_;
+    if (params_.policy == DmaPolicy::Fcfs)
+        fifo_.push_back(std::move(job));
+    else
+        per_transfer_[job.transfer].push_back(std::move(job));
+    if (!busy_) start_next();
+}
+
+void DmaEngine::cancel_exchange(std::uint64_t serial)
+{
+    if (busy_ && current_.done.serial == serial) current_.done = Work{};
+    std::size_t dropped = 0;
+    // A transfer's jobs all belong to one exchange.
+    for (auto queue = per_transfer_.begin(); queue != per_transfer_.end();) {
+        if (queue->second.front().done.serial != serial) {
+            ++queue;
+            continue;
+        }
+        dropped += queue->second.size();
+        queue = per_transfer_.erase(queue);
+    }
+    dropped += fifo_.erase_if([serial](const DmaJob& j) { return j.done.serial == serial; });
+    waiting_ -= dropped;
+}
+
+bool DmaEngine::pick(DmaJob& out)
+{
+    if (params_.policy == DmaPolicy::Fcfs) {
+        if (fifo_.empty()) return false;
+        out = std::move(fifo_.front());
+        fifo_.pop_front();
+        return true;
+    }
+    if (per_transfer_.empty()) return false;
+    // The next transfer after the one served last, wrapping round.
+    auto it = per_transfer_.upper_bound(rr_last_);
+    if (it == per_transfer_.end()) it = per_transfer_.begin();
+    rr_last_ = it->first;
+    out = std::move(it->second.front());
+    it->second.pop_front();
+    if (it->second.empty()) per_transfer_.erase(it);
+    return true;
+}
+
+// bytes / bandwidth, computed once per size: the conversion to sc_time is the costly part.
+const sc_core::sc_time& DmaEngine::transfer_time(std::uint32_t bytes)
+{
+    for (const Duration& d : durations_)
+        if (d.bytes == bytes) return d.time;
+    durations_[1] = durations_[0];
+    durations_[0] = {bytes, sc_core::sc_time(bytes / params_.bandwidth_bytes_per_s, sc_core::SC_SEC)};
+    return durations_[0].time;
+}
+
+void DmaEngine::start_next()
+{
+    if (!pick(current_)) return;
+    --waiting_;
+    busy_ = true;
+    if (current_.bytes > 0) {
+        // The data really crosses the TLM socket; the engine's own timing is the bandwidth.
+        if (scratch_.size() < current_.bytes) scratch_.resize(current_.bytes);
+        payload_.set_command(current_.command);
+        payload_.set_address(current_.address);
+        payload_.set_data_ptr(scratch_.data());
+        payload_.set_data_length(current_.bytes);
+        payload_.set_streaming_width(current_.bytes);
+        payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;
+        transport_(payload_, ignored);
+        if (payload_.is_response_error())
+            SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": DMA transfer refused: " + payload_.get_response_string()).c_str());
+    }
+    sc_core::sc_time t = current_.fixed + transfer_time(current_.bytes);
+    if (current_.first_of_transfer) t += params_.sched_overhead;
+    busy_s_ += t.to_seconds();
+    done_.notify(t);
+}
+
+void DmaEngine::step()
+{
+    busy_ = false;
+    Work done = std::move(current_.done);
+    start_next();
+    if (done.step != 0) owner_.work_done(done);
+}
+
+}  // namespace fcal::hba
