@@ -55,15 +55,33 @@ void TimerFacility::drop_if_idle()
     pending_ = immediate_pending_ = false;
 }
 
-void TimerFacility::drop_below(sc_core::sc_object& object)
+template <class Visit>
+void TimerFacility::for_each(sc_core::sc_object& object, const Visit& visit)
 {
-    if (auto* facility = dynamic_cast<TimerFacility*>(&object)) facility->drop_if_idle();
-    for (sc_core::sc_object* child : object.get_child_objects()) drop_below(*child);
+    if (auto* facility = dynamic_cast<TimerFacility*>(&object)) visit(*facility);
+    for (sc_core::sc_object* child : object.get_child_objects()) for_each(*child, visit);
 }
 
 void TimerFacility::drop_idle_notifications()
 {
-    for (sc_core::sc_object* top : sc_core::sc_get_top_level_objects()) drop_below(*top);
+    for (sc_core::sc_object* top : sc_core::sc_get_top_level_objects())
+        for_each(*top, [](TimerFacility& f) { f.drop_if_idle(); });
+}
+
+TimerFacility::Counters TimerFacility::design_counters(std::size_t* facilities)
+{
+    Counters sum;
+    std::size_t n = 0;
+    for (sc_core::sc_object* top : sc_core::sc_get_top_level_objects())
+        for_each(*top, [&](TimerFacility& f) {
+            ++n;
+            sum.notifications += f.counters_.notifications;
+            sum.earlier += f.counters_.earlier;
+            sum.firings += f.counters_.firings;
+            sum.idle_firings += f.counters_.idle_firings;
+        });
+    if (facilities) *facilities = n;
+    return sum;
 }
 
 }  // namespace fcal::kernel

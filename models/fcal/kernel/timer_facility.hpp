@@ -14,6 +14,7 @@
 // A notification left pending with no deadline behind it delays SystemC's "nothing left to happen";
 // drop_idle_notifications() cancels those, so a stuck run still ends as a deadlock, not at the time
 // limit (the simulator calls it when sc_start() returns before the workload is done).
+#include <cstddef>
 #include <cstdint>
 #include <systemc>
 
@@ -33,6 +34,8 @@ public:
 
     // Cancels the pending notification of every facility in the design that has no deadline left.
     static void drop_idle_notifications();
+    // The counters of every facility in the design added up, and how many facilities there are.
+    static Counters design_counters(std::size_t* facilities = nullptr);
 
 protected:
     SC_HAS_PROCESS(TimerFacility);
@@ -48,7 +51,8 @@ protected:
 private:
     void fire();  // SC_METHOD on timed_ and immediate_
     void drop_if_idle();
-    static void drop_below(sc_core::sc_object& object);
+    template <class Visit>
+    static void for_each(sc_core::sc_object& object, const Visit& visit);
 
     sc_core::sc_event timed_;
     sc_core::sc_event immediate_;  // delta notification for deadlines due now
