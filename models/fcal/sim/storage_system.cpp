@@ -6,6 +6,7 @@
 #include "fcal/host/closed_workload.hpp"
 #include "fcal/host/erase_job.hpp"
 #include "fcal/host/open_workload.hpp"
+#include "fcal/kernel/timer_facility.hpp"
 
 namespace fcal::sim {
 
@@ -285,7 +286,10 @@ RunResult StorageSystem::run()
         return r;
     }
     if (stopped_by_workload_) return r;
-    // Either nothing can happen any more with I/Os still open (deadlock), or time ran out.
+    // Either nothing can happen any more with I/Os still open (deadlock), or time ran out. A timer
+    // notification with no deadline behind it is nothing left to happen (docs/model.md, "Simulation
+    // kernel: timers").
+    kernel::TimerFacility::drop_idle_notifications();
     r.end = sc_core::sc_pending_activity() ? RunEnd::TimeLimit : RunEnd::Deadlock;
     r.diagnosis = diagnose();
     return r;
