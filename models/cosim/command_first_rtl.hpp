@@ -60,6 +60,8 @@ public:
     // Dump every internal signal to a VCD, in picoseconds on the caller's time axis.
     void open_vcd(const std::string& path);
     void close_vcd();
+    // The first write to the VCD that failed ("" if none): the run goes on without the rest of it.
+    std::string vcd_error() const;
 
     // An assertion inside the RTL fired (Verilated with --assert): what it said, else empty.
     const std::string& assertion_failure() const { return assertion_failure_; }
