@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config_error.hpp"
-#include "sim/sim_config.hpp"
+#include "fcal/sim/sim_config.hpp"
 
 using namespace fcal::sim;
 using fcal::test::contains;

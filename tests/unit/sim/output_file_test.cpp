@@ -1,4 +1,4 @@
-// Outputs written atomically or not at all (sim/output_file.hpp): the temporary file beside the
+// Outputs written atomically or not at all (fcal/sim/output_file.hpp): the temporary file beside the
 // target, its removal when the run does not finish, the rename when it does, and the targets refused.
 #include <catch2/catch.hpp>
 
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "config_error.hpp"
-#include "sim/output_file.hpp"
+#include "fcal/sim/output_file.hpp"
 
 using namespace fcal::sim;
 using fcal::test::contains;

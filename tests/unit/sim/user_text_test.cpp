@@ -1,9 +1,9 @@
-// How user text appears in messages (sim/user_text.hpp): escaped control characters, cut length.
+// How user text appears in messages (fcal/sim/user_text.hpp): escaped control characters, cut length.
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "sim/user_text.hpp"
+#include "fcal/sim/user_text.hpp"
 
 using namespace fcal::sim;
 
