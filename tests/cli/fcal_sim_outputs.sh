@@ -164,6 +164,20 @@ run "${tiny[@]}" --stats-json "$tmp/same" --cdf "$tmp/same"
 expect_error "is the path of another output" "--stats-json and --cdf on one path"
 ok "empty output paths and one path for two outputs exit 2"
 
+# --- 5b. --check: the configuration and the output paths checked, nothing run or written
+fresh_outputs
+run "${long[@]}" --check --stats-json "$tmp/o/new.stats" --trace "$tmp/o/p.trace"
+expect_rc 0 "--check"
+expect_no_stderr "--check"
+[[ ! -s "$tmp/out" ]] || fail "--check printed: $(head -c 300 "$tmp/out")"
+[[ ! -e "$tmp/o/new.stats" ]] || fail "--check wrote $tmp/o/new.stats"
+expect_untouched "--check" p.trace
+run --check --set loop.ber=0.001 --set loop.al_time_us=1
+expect_error loop.al_time_us "--check of a refused configuration"
+run --check --stats-json "$tmp/no/such/folder/s.json"
+expect_error "no folder" "--check of an output in a folder that does not exist"
+ok "--check exits 0 or 2 without running or writing anything"
+
 # --- 6. tracing changes how the run is computed (results.kernel), never what it computes
 run "${tiny[@]}" --set workload.measured_ios=200 --stats-json "$tmp/plain.json" --quiet
 run "${tiny[@]}" --set workload.measured_ios=200 --stats-json "$tmp/traced.json" --trace /dev/null --quiet
