@@ -10,16 +10,26 @@ if [ ! -x "$dask_cmd" ] || ! "$py" -c "import distributed" 2>/dev/null; then
   echo "FAIL: Dask distributed is missing (Debian: python3-distributed; bash scripts/setup.sh installs it)"; exit 1
 fi
 pids=()
+# Workers first, then the scheduler; a worker can still hang in its graceful close (seen once under
+# load, with the scheduler gone): after 10 s whatever is left gets SIGKILL rather than a wait forever.
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  local p alive
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
+  for _ in $(seq 100); do
+    alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ "$alive" -eq 0 ] && break
+    sleep 0.1
+  done
+  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   rm -rf "$out"
 }
 trap cleanup EXIT
 
+# (The sweep's own --list-params call, which checks the spec's keys on the client, is no simulation.)
 cat >"$out/wrap.sh" <<WRAP
 #!/usr/bin/env bash
-echo "\$PPID" >>"$out/parents"
+[ "\$1" = --list-params ] || echo "\$PPID" >>"$out/parents"
 exec "$bin/fcal-sim" "\$@"
 WRAP
 chmod +x "$out/wrap.sh"

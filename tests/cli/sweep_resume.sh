@@ -6,9 +6,10 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/sweep_setup.bash" "$1"
 
+# (The sweep's own --list-params call, which checks the spec's keys, is no simulation.)
 cat >"$out/wrap.sh" <<WRAP
 #!/usr/bin/env bash
-echo run >>"$out/calls"
+[ "\$1" = --list-params ] || echo run >>"$out/calls"
 exec "$bin/fcal-sim" "\$@"
 WRAP
 chmod +x "$out/wrap.sh"

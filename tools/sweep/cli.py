@@ -7,12 +7,21 @@
   python3 tools/sweep points SPEC
 
 `run` appends one row per finished run to DIR/runs.csv (default out/sweeps/<spec name>/), skips the runs
-already there (resume), and writes DIR/summary.csv (mean and 95 % CI per point). Exit code 0: every
-run ok; 1: some runs failed (each is recorded with its exit code and stderr tail); 2: bad spec or
-arguments.
+already there (resume), and writes DIR/summary.csv (mean and 95 % CI per point). Before the first run it
+refuses a spec whose settings name a key fcal-sim does not know (a bad value fails only the points that
+have it, recorded with fcal-sim's exit code and stderr tail). One `run` at a time writes a folder (a
+lock; a second is refused). SIGINT or SIGTERM stops the simulations in flight (they are not recorded:
+a resume runs them) and ends the sweep; each simulation also stops by itself if the sweep is killed
+outright (fcal-sim --stop-with-parent).
+Exit code 0: every run ok; 1: some runs failed (each is recorded with its exit code and stderr tail);
+2: bad spec or arguments, or the folder is in use by another `run`; 130 / 143: interrupted by SIGINT /
+SIGTERM.
 """
 import argparse
+import json
 import os
+import signal
+import subprocess
 import sys
 import time
 
@@ -30,17 +39,44 @@ def fcal_sim_path(args, spec):
     return os.path.abspath(path if os.path.isabs(path) or args.fcal_sim else os.path.join(ROOT, path))
 
 
+class Interrupted(BaseException):
+    """SIGTERM (or SIGINT) while the sweep runs: raised in the main thread, wherever it waits."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(signum)
+
+
+def check_keys(spec, sim):
+    """Refuses (SpecError) settings whose keys fcal-sim does not know, before anything runs."""
+    env = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
+    listing = subprocess.run([sim, "--list-params", "--json"], capture_output=True, text=True, env=env)
+    if listing.returncode != 0:
+        raise spec_mod.SpecError(f"{sim} --list-params --json: exit {listing.returncode}: {listing.stderr.strip()[:300]}")
+    unknown = spec.unknown_keys(json.loads(listing.stdout))
+    if unknown:
+        raise spec_mod.SpecError(f"{spec.path}: not fcal-sim parameters: {', '.join(unknown)} (see fcal-sim --list-params)")
+
+
 def cmd_run(args):
     spec = spec_mod.load(args.spec)
     out = out_dir(args, spec)
+    sim = fcal_sim_path(args, spec)
+    local_sim = os.access(sim, os.X_OK)
+    if not args.scheduler and not local_sim:
+        print(f"sweep: no fcal-sim at {sim} (build first: bash scripts/setup.sh)", file=sys.stderr)
+        return 2
+    if local_sim:  # (a Dask client may have no fcal-sim of its own: the workers then report bad keys)
+        check_keys(spec, sim)
     os.makedirs(out, exist_ok=True)
+    lock = store.lock_folder(out)  # noqa: F841 (held until the process ends)
     runs_path = os.path.join(out, "runs.csv")
     if args.fresh and os.path.exists(runs_path):
         os.remove(runs_path)
-    sim = fcal_sim_path(args, spec)
-    if not args.scheduler and not os.access(sim, os.X_OK):
-        print(f"sweep: no fcal-sim at {sim} (build first: bash scripts/setup.sh)", file=sys.stderr)
-        return 2
     results = store.ResultsFile(runs_path, spec)
     done = results.done(retry_failed=args.retry_failed)
     points = spec.points()
@@ -55,13 +91,27 @@ def cmd_run(args):
     tasks = [(n, (sim, spec.settings(points[i]), s, spec.results, spec.timeout_s)) for n, (i, s) in enumerate(todo)]
     bar = progress.Progress(total, already)
     started = time.monotonic()
+    signal.signal(signal.SIGTERM, _raise_interrupted)
     finished = backends.dask(tasks, args.scheduler) if args.scheduler else backends.local(tasks, args.jobs)
-    for n, outcome in finished:
-        i, s = todo[n]
-        results.append(points[i], s, outcome)
-        bar.step(outcome["status"] == "ok")
-    rows = summary.summarise(spec, results.records)
-    summary.write(spec, rows, os.path.join(out, "summary.csv"))
+    recorded = 0
+    try:
+        for n, outcome in finished:
+            if outcome is None:  # stopped by the sweep itself
+                continue
+            i, s = todo[n]
+            results.append(points[i], s, outcome)
+            recorded += 1
+            bar.step(outcome["status"] == "ok")
+        rows = summary.summarise(spec, results.records)
+        summary.write(spec, rows, os.path.join(out, "summary.csv"))
+    except (Interrupted, KeyboardInterrupt) as e:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # stopping already
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        finished.close()  # stops the simulations in flight and waits for them
+        signum = e.signum if isinstance(e, Interrupted) else signal.SIGINT
+        print(f"\nsweep {spec.name}: interrupted ({signal.Signals(signum).name}); {recorded} runs recorded in this "
+              f"session, {len(todo) - recorded} left for a resume", file=sys.stderr)
+        return 128 + signum
     failed = sum(r["failed"] for r in rows)  # (point, seed) pairs whose latest run failed
     print(f"sweep {spec.name}: {len(todo)} runs in {time.monotonic() - started:.1f} s; "
           f"{sum(r['runs'] for r in rows)} ok, {failed} failed; {out}/summary.csv", file=sys.stderr)

@@ -2,9 +2,15 @@
 
 Self-contained (standard library only, no imports from this package) because the Dask backend ships
 this function to workers by value.
+
+Every simulation runs in a session of its own (so a terminal's Ctrl-C reaches the sweep, not each
+simulation) and with --stop-with-parent (so that it stops by itself if whatever started it is killed
+outright). A local sweep passes `children` (backends.Children), which keeps the running simulations so
+that an interrupted sweep can stop them.
 """
 import json
 import os
+import signal
 import subprocess
 
 STDERR_TAIL = 400  # characters of stderr kept for a failed run
@@ -19,33 +25,44 @@ def lookup(results, path):
     return v
 
 
-def run_point(fcal_sim, settings, seed, keep, timeout_s=None):
-    """settings: [(key, text)]; keep: result names. Returns {"status", "exit_code", "stderr_tail", name: value}.
+def run_point(fcal_sim, settings, seed, keep, timeout_s=None, children=None):
+    """settings: [(key, text)]; keep: result names. Returns {"status", "exit_code", "stderr_tail", name: value},
+    or None for a run `children` did not start or stopped (the sweep is stopping: record nothing).
     A run that fails (non-zero exit, no JSON, a missing result, a timeout) is returned as failed, never raised:
     one bad point must not stop a sweep."""
-    args = [fcal_sim, "--quiet", "--stats-json", "-"]
+    args = [fcal_sim, "--quiet", "--stop-with-parent", "--stats-json", "-"]
     for k, v in settings:
         args += ["--set", f"{k}={v}"]
     args += ["--set", f"workload.seed={seed}"]
     env = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
     row = {"status": "ok", "exit_code": 0, "stderr_tail": ""}
+    start = children.start if children else subprocess.Popen
     try:
-        out = subprocess.run(args, capture_output=True, text=True, env=env, timeout=timeout_s)
-    except subprocess.TimeoutExpired as e:
-        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
-        row.update(status="failed", exit_code=-9, stderr_tail=tail(f"timeout after {timeout_s} s\n" + err))
-        return row
+        proc = start(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
     except OSError as e:
         row.update(status="failed", exit_code=127, stderr_tail=tail(str(e)))
         return row
-    row["exit_code"] = out.returncode
-    if out.returncode != 0:
-        row.update(status="failed", stderr_tail=tail(out.stderr))
+    if proc is None:
+        return None
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        _, stderr = proc.communicate()
+        row.update(status="failed", exit_code=-9, stderr_tail=tail(f"timeout after {timeout_s} s\n" + stderr))
+        return row
+    finally:
+        stopped = children.finish(proc) if children else False
+    if stopped:
+        return None
+    row["exit_code"] = proc.returncode
+    if proc.returncode != 0:
+        row.update(status="failed", stderr_tail=tail(stderr))
         return row
     try:
-        results = json.loads(out.stdout)["results"]
+        results = json.loads(stdout)["results"]
     except (ValueError, KeyError) as e:
-        row.update(status="failed", stderr_tail=tail(f"no results JSON: {e}\n{out.stderr}"))
+        row.update(status="failed", stderr_tail=tail(f"no results JSON: {e}\n{stderr}"))
         return row
     missing = [k for k in keep if lookup(results, k) is None]
     if missing:

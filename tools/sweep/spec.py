@@ -24,6 +24,7 @@ runs of one spec always list the same points with the same ids.
 import itertools
 import json
 import os
+import re
 
 try:
     import tomllib
@@ -36,14 +37,21 @@ class SpecError(ValueError):
 
 
 def load(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    if path.endswith(".json"):
-        data = json.loads(raw)
-    else:
-        if tomllib is None:
-            raise SpecError(f"{path}: TOML needs Python 3.11 (tomllib); use JSON")
-        data = tomllib.loads(raw.decode())
+    """The spec at `path`; SpecError naming the file for anything wrong with it."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise SpecError(f"{path}: {e.strerror}")
+    kind = "JSON" if path.endswith(".json") else "TOML"
+    if kind == "TOML" and tomllib is None:
+        raise SpecError(f"{path}: TOML needs Python 3.11 (tomllib); use JSON")
+    try:
+        data = json.loads(raw) if kind == "JSON" else tomllib.loads(raw.decode())
+    except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError and TOMLDecodeError are ValueErrors
+        raise SpecError(f"{path}: malformed {kind}: {e}")
+    if not isinstance(data, dict):
+        raise SpecError(f"{path}: expected a table of settings at the top level, got {type(data).__name__}")
     return Spec(data, path)
 
 
@@ -54,6 +62,13 @@ def value_text(v):
     if isinstance(v, float):
         return repr(v)  # shortest text that reads back as the same double
     return str(v)
+
+
+def _fixed(table, where):
+    fixed = table.get("fixed", {})
+    if not isinstance(fixed, dict):
+        raise SpecError(f"{where}: fixed must be a table of settings")
+    return fixed
 
 
 def _axes(table, where):
@@ -68,6 +83,8 @@ def _axes(table, where):
     zips = table.get("zip", [])
     if isinstance(zips, dict):
         zips = [zips]
+    if not isinstance(zips, list) or not all(isinstance(z, dict) for z in zips):
+        raise SpecError(f"{where}: zip must be a table of lists, or a list of them ([[zip]])")
     for i, z in enumerate(zips):
         lengths = {k: len(v) if isinstance(v, list) else -1 for k, v in z.items()}
         if not lengths or len(set(lengths.values())) != 1 or -1 in lengths.values() or 0 in lengths.values():
@@ -95,10 +112,15 @@ class Spec:
         self.name = data.get("name") or os.path.splitext(os.path.basename(path))[0]
         self.fcal_sim = data.get("fcal_sim")
         self.seeds = _seeds(data.get("seeds", 1), path)
-        self.results = list(data.get("results", []))
+        self.results = data.get("results", [])
+        if not isinstance(self.results, list) or not all(isinstance(r, str) for r in self.results):
+            raise SpecError(f"{path}: results must be a list of result names")
         if not self.results:
             raise SpecError(f"{path}: results must name at least one result to keep")
-        self.labels = set(data.get("labels", []))
+        labels = data.get("labels", [])
+        if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+            raise SpecError(f"{path}: labels must be a list of column names")
+        self.labels = set(labels)
         self.timeout_s = data.get("timeout_s")
         self.description = data.get("description", "")
         self.plots = data.get("plot", [])
@@ -112,7 +134,9 @@ class Spec:
 
     def _expand(self, data):
         parts = data.get("part") or [{}]
-        base_fixed = data.get("fixed", {})
+        if not isinstance(parts, list) or not all(isinstance(p, dict) for p in parts):
+            raise SpecError(f"{self.path}: part must be a list of tables ([[part]])")
+        base_fixed = _fixed(data, self.path)
         base_axes = _axes(data, self.path)
         points = []
         self._seeds_of = []
@@ -120,7 +144,7 @@ class Spec:
             where = f"{self.path}: part {part.get('name', i + 1)}"
             seeds = _seeds(part["seeds"], where) if "seeds" in part else self.seeds
             fixed = dict(base_fixed)
-            fixed.update(part.get("fixed", {}))
+            fixed.update(_fixed(part, where))
             axes = base_axes + _axes(part, where)
             for combo in itertools.product(*axes) if axes else [()]:
                 p = {}
@@ -154,3 +178,17 @@ class Spec:
     def runs(self):
         """Every (point index, seed) to run, in spec order."""
         return [(i, s) for i in range(len(self._points)) for s in self._seeds_of[i]]
+
+    def unknown_keys(self, parameters):
+        """The settings' keys that are not fcal-sim parameters, in spec order. `parameters`: fcal-sim's
+        `--list-params --json` (each {"key", ..., "per_disk"}); disk.<i>.<name> overrides a per-disk key
+        (whether disk i exists depends on the point's disk.count: fcal-sim checks that)."""
+        keys = {p["key"] for p in parameters}
+        per_disk = {p["key"][len("disk."):] for p in parameters if p.get("per_disk")}
+        unknown = []
+        for point in self._points:
+            for k, _ in self.settings(point):
+                m = re.fullmatch(r"disk\.(0|[1-9][0-9]{0,2})\.(\w+)", k)
+                if k not in keys and not (m and m.group(2) in per_disk) and k not in unknown:
+                    unknown.append(k)
+        return unknown

@@ -4,8 +4,12 @@ Each row is written with one write(2) on a file opened with O_APPEND and then fs
 either wholly in the file or not at all; a last line without its newline (the process was killed in
 the middle of the call) is cut off when the file is opened again. Reopening the file tells which runs
 are done, so an interrupted sweep resumes with exactly the runs that are missing.
+
+One `sweep run` at a time writes a folder: it holds an exclusive lock (flock) on DIR/.sweep.lock for as
+long as it runs (the system releases it however the process ends), and a second one is refused.
 """
 import csv
+import fcntl
 import io
 import os
 
@@ -16,6 +20,23 @@ STATUS_COLUMNS = ["seed", "status", "exit_code", "stderr_tail"]
 
 class StoreError(RuntimeError):
     pass
+
+
+def lock_folder(folder):
+    """Takes the folder's lock or raises StoreError naming the sweep that holds it. The lock lasts as long as
+    the returned descriptor stays open (the process's life)."""
+    path = os.path.join(folder, ".sweep.lock")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 32).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise StoreError(f"{folder}: another `sweep run` (pid {holder}) is writing its results; "
+                         "wait for it to end, or give another --out")
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
 
 
 def columns(spec):
