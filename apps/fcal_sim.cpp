@@ -51,19 +51,19 @@ using namespace fcal;
 
 namespace {
 
-void print_summary(const sim::SimConfig& c, const nlohmann::json& r)
+// `echo`: the configuration as --stats-json writes it, for the names of its choices.
+void print_summary(const sim::SimConfig& c, const nlohmann::json& echo, const nlohmann::json& r)
 {
+    const std::string schedule = echo["schedule"].get<std::string>();
     const std::string where = c.transport == sim::Transport::Ideal
                                   ? std::string("behind the ideal transport")
                                   : "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.loop.nodes) + " nodes)";
     if (c.workload.type == sim::WorkloadType::Erase)
-        std::printf("fcal-sim: %u disks %s, erase workload, schedule %s\n", c.disk.count, where.c_str(),
-                    sim::to_string(c.schedule).c_str());
+        std::printf("fcal-sim: %u disks %s, erase workload, schedule %s\n", c.disk.count, where.c_str(), schedule.c_str());
     else
         std::printf("fcal-sim: %u disks %s, %s workload, queue depth %u, %llu-byte I/Os, %.0f%% reads, schedule %s\n",
-                    c.disk.count, where.c_str(), sim::to_string(c.workload.type).c_str(),
-                    c.workload.queue_depth, static_cast<unsigned long long>(c.workload.io_size), c.workload.read_fraction * 100,
-                    sim::to_string(c.schedule).c_str());
+                    c.disk.count, where.c_str(), echo["workload"]["type"].get<std::string>().c_str(), c.workload.queue_depth,
+                    static_cast<unsigned long long>(c.workload.io_size), c.workload.read_fraction * 100, schedule.c_str());
     std::printf("  measured I/Os      %llu over %.6f s (warm-up and cool-down %llu each)\n",
                 static_cast<unsigned long long>(r["measured_ios"].get<std::uint64_t>()), r["measured_time_s"].get<double>(),
                 static_cast<unsigned long long>(r["warmup_ios"].get<std::uint64_t>()));
@@ -391,7 +391,7 @@ int run_simulator(int argc, char* argv[])
         for (sim::OutputFile* f : {out.trace.get(), out.vcd.get(), out.rtl_vcd.get()})
             if (f)
                 if (std::string e = f->commit(); !e.empty()) errors.push_back(e);
-    if (!o.quiet && o.stats_json != "-") print_summary(config, results);
+    if (!o.quiet && o.stats_json != "-") print_summary(config, doc["config"], results);
     if (std::string e = finish_stdout(); !e.empty()) errors.push_back(e);
     if (!errors.empty()) return write_failed(errors);
 
