@@ -298,15 +298,16 @@ std::uint32_t lba_block_bytes(const SimConfig& c)
     return c.disk.model == disk::DiskModel::Zoned ? c.disk.sector_bytes : kVolumeBlockBytes;
 }
 
+std::uint64_t capacity_sectors(const disk::DiskParams& p)
+{
+    return p.model == disk::DiskModel::Zoned ? disk::ZoneGeometry(p.zoned.geometry).capacity_sectors() : p.capacity_sectors;
+}
+
 AddressSpace address_space(const SimConfig& c)
 {
     AddressSpace a;
     a.block_bytes = lba_block_bytes(c);
-    // As disk::Disk::capacity_sectors(): the zoned geometry's, a fixed disk's capacity_gb (0: none).
-    const auto capacity = [&](unsigned i) {
-        const disk::DiskParams p = disk_params(c, i);
-        return p.model == disk::DiskModel::Zoned ? disk::ZoneGeometry(p.zoned.geometry).capacity_sectors() : p.capacity_sectors;
-    };
+    const auto capacity = [&](unsigned i) { return capacity_sectors(disk_params(c, i)); };
     a.disk_blocks = c.disk.model == disk::DiskModel::Zoned ? capacity(0) : host::kDiskCapacityBlocks;
     for (unsigned i = 0; i < c.disk.count; ++i)
         if (const std::uint64_t blocks = capacity(i); blocks > 0) a.disk_blocks = std::min(a.disk_blocks, blocks);

@@ -190,6 +190,8 @@ SimConfig default_config();  // build_config(fcal_parameters())
 // and the index).
 disk::DiskParams disk_params(const SimConfig& config, unsigned index);
 disk::DiskParams disk_params(const DiskConfig& disk, std::uint64_t seed);
+// As disk::Disk::capacity_sectors() will say: the zoned geometry's, a fixed disk's capacity_gb (0: none).
+std::uint64_t capacity_sectors(const disk::DiskParams& params);
 
 // Every resolved value, nested by key ({"loop":{"speed":"2GFC",...},...}); loads back as a
 // configuration file giving the same SimConfig (fcal_parameters().echo()).
