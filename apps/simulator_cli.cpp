@@ -103,6 +103,8 @@ struct Options {
 
 int run_simulator(int argc, char* argv[], CliExtension* extension)
 {
+    // First of all: a parent that ends before this line goes unnoticed by --stop-with-parent.
+    const pid_t parent = ::getppid();
     CLI::App app{"fcal-sim: FC-AL storage back end simulator (runs the baseline scenario with no arguments)"};
     app.footer(std::string(kExitCodes));
     Options o;
@@ -148,7 +150,6 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
         return error.empty() ? kCompleted : write_failed({error});
     }
     catch_stop_signals();
-    const pid_t parent = ::getppid();
     sim::SimConfig config;
     sim::RunOutputs outputs(o.outputs);
     try {
