@@ -9,13 +9,24 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 from dataclasses import dataclass
 from typing import Any, Protocol, Sequence, Union
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_FCAL_SIM = os.path.join(ROOT, "build", "bin", "fcal-sim")
+
+
+def _default_fcal_sim() -> str:
+    """build/bin/fcal-sim of this source tree; where the package is installed elsewhere (pip install .), the
+    fcal-sim on PATH (cmake --install) if there is one."""
+    built = os.path.join(ROOT, "build", "bin", "fcal-sim")
+    installed = shutil.which("fcal-sim")
+    return installed if installed and not os.path.exists(os.path.join(ROOT, "tools", "fcal_tools")) else built
+
+
+DEFAULT_FCAL_SIM = _default_fcal_sim()
 STDERR_TAIL = 400  # characters of stderr kept where a run's failure is recorded on one line
 
 # A setting is "key=value" or (key, value text).

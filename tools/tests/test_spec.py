@@ -27,6 +27,8 @@ def spec(**changes):
     ({"plot": [{"x": "disk.count", "y": "iops", "panels": "type"}]}, "'type' is neither"),
     ({"plot": [{"x": "disk.count", "y": "iops", "colour": "red"}]}, "unknown entry 'colour'"),
     ({"base": "no/such.json"}, "no such file"),
+    ({"labels": ["build"], "fixed": {"build": "x"}}, "'build' names a column the sweep writes itself"),
+    ({"results": ["iops", "runs"]}, "'runs' names a column the sweep writes itself"),
 ])
 def test_refused_naming_the_file(changes, message):
     with pytest.raises(SpecError) as e:

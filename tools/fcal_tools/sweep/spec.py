@@ -48,6 +48,7 @@ TOP_KEYS = {"name", "description", "fcal_sim", "base", "seeds", "results", "labe
             "grid", "zip", "part", "plot"}
 PART_KEYS = {"name", "seeds", "base", "fixed", "grid", "zip"}
 PLOT_KEYS = {"x", "y", "by", "where", "panels", "part", "logx", "logy", "title"}
+RESERVED = {"seed", "status", "exit_code", "stderr_tail", "build", "runs", "failed"}  # runs.csv's and summary.csv's
 RESULT_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.([A-Za-z_][A-Za-z0-9_]*|0|[1-9][0-9]*))*")
 
 
@@ -224,6 +225,9 @@ class Spec:
                 if k not in keys:
                     keys.append(k)
         self.columns = keys  # "part" first when there are parts, then parameters and labels in spec order
+        clash = [c for c in keys + self.results if c in RESERVED]
+        if clash:
+            raise SpecError(f"{path}: {clash[0]!r} names a column the sweep writes itself ({', '.join(sorted(RESERVED))})")
         plots = data.get("plot", [])
         if not isinstance(plots, list) or not all(isinstance(p, dict) for p in plots):
             raise SpecError(f"{path}: plot must be a list of tables ([[plot]])")
