@@ -4,7 +4,7 @@ numbers beside the ones the thesis prints (Tables 5.1, 5.2, 6.5 and numbers in i
 differences.
 
   python3 tools/sweep_thesis.py [--jobs N | --scheduler tcp://HOST:PORT] [--only NAME]... [--no-run]
-                                [--figures-only]
+                                [--figures-only] [--allow-mixed-builds]
 
 Runs go through the sweep tool (tools/sweep), into out/thesis/<spec>/ (resumable: run it again after
 an interruption and it continues). --no-run only redraws from the summaries already there (or, for a
@@ -78,6 +78,8 @@ def run_spec(path: str, out: str, args: argparse.Namespace) -> None:
         cmd += ["--jobs", str(args.jobs)]
     if args.fcal_sim:
         cmd += ["--fcal-sim", args.fcal_sim]
+    if args.allow_mixed_builds:
+        cmd.append("--allow-mixed-builds")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out + ".log", "w") as log:  # the progress and the closing "N runs in X s" line
         rc = subprocess.run(cmd, stderr=log).returncode
@@ -334,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", action="append", default=[], help="only this spec (name without .toml); repeatable")
     ap.add_argument("--no-run", action="store_true", help="only redraw from results already there")
     ap.add_argument("--figures-only", action="store_true", help="only redraw the figures from docs/thesis/data")
+    ap.add_argument("--allow-mixed-builds", action="store_true",
+                    help="resume sweeps whose runs.csv has rows of another fcal-sim build")
     ap.add_argument("--runs", default=os.path.join(ROOT, "out", "thesis"), help="where the sweeps keep their results")
     ap.add_argument("--docs", default=os.path.join(ROOT, "docs", "thesis"))
     a = ap.parse_args(argv)
