@@ -1,6 +1,7 @@
 #pragma once
-// fcal-sim's hidden, test-only hooks (not in --help; used by tests/cli/fcal_sim_bad_input.sh and
-// tests/cli/fcal_sim_recovery.sh). They sit in the program, not in the model: no configuration
+// The test-only hooks of fcal-sim-test, the test variant of fcal-sim (tb/fcal_sim_test.cpp; the
+// installed fcal-sim has none of them). Used by tests/cli/fcal_sim_bad_input.sh and
+// tests/cli/fcal_sim_recovery.sh. They sit in the program, not in the model: no configuration
 // reaches what they provoke.
 #include <cstdint>
 #include <map>
@@ -15,10 +16,11 @@
 #include "fcal/hba/io_request.hpp"
 #include "fcal/loop/lport.hpp"
 #include "fcal/loop/port_user.hpp"
+#include "simulator_cli.hpp"
 
 namespace fcal::tb {
 
-// Test-only hooks (hidden from --help) on the path from the HBA to the device driver. No valid
+// Test-only hooks on the path from the HBA to the device driver. No valid
 // configuration reaches the deadlock path (exit 3) or lets an exception escape the model (exit 5);
 // tests/cli/fcal_sim_bad_input.sh reaches both through these:
 //   --test-lose-io N:  the N-th completion the HBA reports never reaches the driver, so one I/O stays
@@ -95,6 +97,22 @@ private:
     bool drop_all_;
     unsigned to_release_ = 0;
     sc_core::sc_event release_event_;
+};
+
+// The options of all the hooks above, their checks, and the hooks put into the built system.
+class TestHooks : public apps::CliExtension {
+public:
+    void add_options(CLI::App& app) override;
+    void check(const sim::SimConfig& config) override;
+    void attach(sim::StorageSystem& system) override;
+
+private:
+    std::uint64_t lose_io_ = 0, throw_io_ = 0;
+    std::vector<std::string> drop_frames_;
+    long long drop_disk_ = -1;
+    FrameDrop drop_;
+    std::unique_ptr<CompletionHook> completion_;
+    std::vector<std::unique_ptr<DroppingPortUser>> droppers_;
 };
 
 }  // namespace fcal::tb

@@ -6,7 +6,7 @@
 
 #include "fcal/sim/parameter_table.hpp"
 #include "fcal/sim/sim_config.hpp"
-#include "fcal/sim/storage_system.hpp"
+#include "fcal/sim/run_controller.hpp"
 
 int sc_main(int, char*[])
 {
@@ -18,8 +18,9 @@ int sc_main(int, char*[])
     table.set("workload.measured_ios", "400");
     const fcal::sim::SimConfig config = fcal::sim::build_config(table);
     fcal::sim::StorageSystem system("storage", config);
-    const fcal::sim::RunResult run = system.run();
-    const nlohmann::json results = system.results();
+    fcal::sim::RunController controller(system);
+    const fcal::sim::RunResult run = controller.run();
+    const nlohmann::json results = controller.results();
     std::printf("run %s: %.1f IOPS, mean response %.1f us\n", run.end == fcal::sim::RunEnd::Completed ? "completed" : "stopped",
                 results["iops"].get<double>(), results["mean_response_us"].get<double>());
     return run.end == fcal::sim::RunEnd::Completed ? 0 : 1;

@@ -20,23 +20,42 @@ exec(sys.argv[2])
 EOF
 }
 
-# --- 1. --list-params names every parameter
+# --- 1. --list-params and --list-params --json list the same parameters, and every listed default
+# is one --set accepts and means (the keys themselves are declared once, in the program).
 run --list-params
 expect_rc 0 "--list-params"
 expect_no_stderr "--list-params"
-keys="loop.speed loop.nodes loop.hop_m loop.length_m loop.port_delay_words loop.propagation_ns_per_m
-initiator.al_pa initiator.fair initiator.incoming_buffers initiator.login_bb_credit initiator.full_duplex
-initiator.max_payload initiator.cmd_exec_us initiator.xfer_rdy_us initiator.dma_mbs initiator.dma_sched_us
-initiator.dma_policy initiator.frame_proc_ns initiator.sft_us initiator.max_outstanding
-target.fair target.incoming_buffers target.login_bb_credit target.full_duplex target.max_payload
-target.cmd_exec_us target.rsp_gen_us target.dma_mbs target.dma_sched_us target.frame_proc_ns target.sft_us
-target.burst_bytes driver.arrival_us driver.completion_us disk.count disk.access_ms disk.rate_mbs
-disk.queue_slots workload.type workload.queue_depth workload.io_size workload.read_fraction
-workload.rate_iops workload.measured_ios workload.warmup_ios workload.seed schedule sim.time_limit_s"
-for key in $keys; do
-    grep -qE "^${key//./\\.}[[:space:]]" "$tmp/out" || fail "--list-params does not list $key"
+cp "$tmp/out" "$tmp/list.txt"
+run --list-params --json
+expect_rc 0 "--list-params --json"
+expect_no_stderr "--list-params --json"
+cp "$tmp/out" "$tmp/list.json"
+python3 - "$tmp/list.txt" "$tmp/list.json" >"$tmp/sets" <<'EOF2' || fail "--list-params and --list-params --json disagree"
+import json, sys
+text = [line.split()[0] for line in open(sys.argv[1]).read().splitlines()[1:] if line.strip()]
+listing = json.load(open(sys.argv[2]))
+assert text == [p["key"] for p in listing], "the two listings name other keys or another order"
+assert len(text) >= 100, len(text)
+for p in listing:
+    for field in ["key", "type", "unit", "default", "default_text", "range", "per_disk", "description"]:
+        assert field in p, (p["key"], field)
+    if p["default"] is not None:
+        print("--set\n%s=%s" % (p["key"], p["default_text"]))
+EOF2
+mapfile -t explicit <"$tmp/sets"
+[[ ${#explicit[@]} -gt 150 ]] || fail "too few listed defaults: ${#explicit[@]}"
+run "${explicit[@]}" --check
+expect_rc 0 "every listed default given with --set"
+for form in given defaulted; do
+    args=(--set disk.count=2 --set workload.measured_ios=20 --stats-json "$tmp/$form.json" --quiet)
+    [[ $form == given ]] && args=("${explicit[@]}" "${args[@]}")
+    run "${args[@]}"
+    expect_rc 0 "defaults $form"
 done
-ok "--list-params lists all $(wc -w <<<"$keys") parameters"
+cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"])' "$tmp/given.json") \
+       <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"])' "$tmp/defaulted.json") \
+    || fail "the listed defaults, given, make another configuration than the defaults"
+ok "--list-params and --list-params --json list the same keys; the $(( ${#explicit[@]} / 2 )) plain defaults, given with --set, change nothing"
 
 # --- 2. default run: the baseline scenario with a readable summary
 run

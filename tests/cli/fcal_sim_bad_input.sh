@@ -182,7 +182,7 @@ python3 -c 'import json,sys; json.load(open(sys.argv[1]))["results"]["completed_
 ok "unwritable --stats-json / --trace / --vcd paths exit 2 at once naming the path"
 
 # --- 7. deadlock (exit 3): a lost completion leaves one I/O outstanding and nothing to happen
-run --set disk.count=4 --set workload.measured_ios=50 --test-lose-io 5 --stats-json "$tmp/dead.json" --quiet
+run_hooked --set disk.count=4 --set workload.measured_ios=50 --test-lose-io 5 --stats-json "$tmp/dead.json" --quiet
 expect_rc 3 "--test-lose-io"
 grep -q "deadlock" "$tmp/err" || fail "deadlock: stderr does not say so: $(cat "$tmp/err")"
 grep -qE 'controller 0x01 ' "$tmp/err" || fail "deadlock: no controller state: $(cat "$tmp/err")"
@@ -199,7 +199,7 @@ EOF
 ok "a lost completion ends in deadlock: exit 3, every port's state, one I/O outstanding in the account"
 
 # --- 8. an exception escaping the simulation is an internal error (5), not a time limit (1)
-run --set disk.count=4 --set workload.measured_ios=50 --test-throw-io 5 --quiet
+run_hooked --set disk.count=4 --set workload.measured_ios=50 --test-throw-io 5 --quiet
 expect_rc 5 "--test-throw-io"
 grep -q "internal error" "$tmp/err" || fail "internal error: stderr does not say so: $(cat "$tmp/err")"
 grep -q -- "--test-throw-io: completion 5" "$tmp/err" || fail "internal error: the exception is not shown: $(cat "$tmp/err")"

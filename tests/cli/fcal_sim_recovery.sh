@@ -35,7 +35,7 @@ service_ms=$(python3 -c 'print(2.0 + 65536 / 50e6 * 1e3)')
 # --- 1. one lost frame of each information unit: timeout, ABTS, BA_ACC, one retry, completed
 for case in "1 FCP_CMND:1" "1 FCP_DATA:5" "1 FCP_DATA:32" "1 FCP_RSP:1" "0 FCP_XFER_RDY:1" "0 FCP_DATA:3" "0 FCP_RSP:1"; do
     read -r rf drop <<<"$case"
-    run "${one[@]}" --set workload.read_fraction="$rf" --test-drop-frame "$drop" --stats-json "$tmp/r.json"
+    run_hooked "${one[@]}" --set workload.read_fraction="$rf" --test-drop-frame "$drop" --stats-json "$tmp/r.json"
     expect_rc 0 "lost $drop (read_fraction $rf)"
     expect_no_stderr "lost $drop (read_fraction $rf)"
     k=${drop#*:}
@@ -60,7 +60,7 @@ ok "a lost FCP_CMND, FCP_XFER_RDY, FCP_DATA or FCP_RSP: one abort, one retry, co
 
 # --- 2. the ABTS or its BA_ACC lost as well: the initiator gives up on the BA_ACC after A
 for drop in ABTS:1 BA_ACC:1; do
-    run "${one[@]}" --test-drop-frame FCP_RSP:1 --test-drop-frame "$drop" --stats-json "$tmp/r.json"
+    run_hooked "${one[@]}" --test-drop-frame FCP_RSP:1 --test-drop-frame "$drop" --stats-json "$tmp/r.json"
     expect_rc 0 "lost FCP_RSP and $drop"
     check "$tmp/r.json" "lost FCP_RSP and $drop" \
         "r['completed_ios'] == 1 and r['retries'] == 1 and r['aborts'] == 1" \
@@ -72,7 +72,7 @@ ok "a lost ABTS or BA_ACC: the exchange is given up after the ABTS timeout, then
 # --- 2b. a write's data and then its ABTS lost, on a disk with one queue slot: the target holds the
 # write (and the slot) until target.data_timeout_ms (30 ms) after its FCP_XFER_RDY, then drops it;
 # the retry meets TASK SET FULL until then, so it completes after at least 30 ms + the service.
-run "${one[@]}" --set workload.read_fraction=0 --set disk.queue_slots=1 --set target.data_timeout_ms=30 \
+run_hooked "${one[@]}" --set workload.read_fraction=0 --set disk.queue_slots=1 --set target.data_timeout_ms=30 \
     --test-drop-frame FCP_DATA:3 --test-drop-frame ABTS:1 --stats-json "$tmp/r.json"
 expect_rc 0 "lost write data and ABTS"
 check "$tmp/r.json" "lost write data and ABTS" \
@@ -83,7 +83,7 @@ ok "a write whose data and ABTS were lost: the target drops it after target.data
 
 # --- 3. every frame to the disk lost: each I/O fails after exactly driver.retries retries
 for retries in 3 1 0; do
-    run "${one[@]}" --set workload.measured_ios=2 --set driver.retries=$retries --test-drop-disk 0 --stats-json "$tmp/r.json"
+    run_hooked "${one[@]}" --set workload.measured_ios=2 --set driver.retries=$retries --test-drop-disk 0 --stats-json "$tmp/r.json"
     expect_rc 0 "disk 0 unreachable, driver.retries=$retries"
     grep -qF "2 I/Os failed" "$tmp/err" || fail "failed I/Os not reported on stderr: $(cat "$tmp/err")"
     [[ $(wc -l <"$tmp/err") -eq 1 ]] || fail "expected one stderr line: $(cat "$tmp/err")"
@@ -114,12 +114,12 @@ ok "timeout shorter than the service: all I/Os fail after 3 retries; late read d
 
 # --- 5. recovery under load (zoned disks, streaming reads, write cache, TASK SET FULL, RAID 1):
 # timeouts fire mid-transfer, the account balances and the run ends (exit 0)
-run --set disk.count=4 --set disk.model=zoned --set disk.write_cache=true --set disk.queue_slots=4 --set workload.queue_depth=8 \
+run_hooked --set disk.count=4 --set disk.model=zoned --set disk.write_cache=true --set disk.queue_slots=4 --set workload.queue_depth=8 \
     --set workload.read_fraction=0.5 --set workload.measured_ios=150 --set workload.warmup_ios=0 \
     --set initiator.exchange_timeout_ms=40 --set initiator.abts_timeout_ms=5 --test-drop-frame any:300 --quiet --stats-json "$tmp/r.json"
 expect_rc 0 "zoned disks under load with a 40 ms exchange timeout"
 check "$tmp/r.json" "zoned disks under load" "r['aborts'] > 0 and r['retries'] > 0 and r['completed_ios'] > 0"
-run --set disk.count=2 --set volume.raid=raid1 --set workload.read_fraction=0.5 --set workload.measured_ios=6 --set workload.warmup_ios=0 \
+run_hooked --set disk.count=2 --set volume.raid=raid1 --set workload.read_fraction=0.5 --set workload.measured_ios=6 --set workload.warmup_ios=0 \
     --set initiator.exchange_timeout_ms=10 --set initiator.abts_timeout_ms=5 --test-drop-disk 1 --quiet --stats-json "$tmp/r.json"
 expect_rc 0 "RAID 1 with an unreachable member"
 check "$tmp/r.json" "RAID 1 with an unreachable member" "r['failed_ios'] > 0" "'member disk 1' in r['failures'][0]"
@@ -127,7 +127,7 @@ ok "under load and behind a RAID volume the account balances and failed requests
 
 # --- 6. same configuration and seed: byte-identical results (apart from wall time)
 for i in 1 2; do
-    run "${one[@]}" --set workload.measured_ios=5 --set workload.read_fraction=0.5 --test-drop-frame any:40 --stats-json "$tmp/d$i.json"
+    run_hooked "${one[@]}" --set workload.measured_ios=5 --set workload.read_fraction=0.5 --test-drop-frame any:40 --stats-json "$tmp/d$i.json"
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["results"].pop("wall_time_s"); print(json.dumps(d))' "$tmp/d$i.json" >"$tmp/d$i.txt"
 done
 cmp -s "$tmp/d1.txt" "$tmp/d2.txt" || fail "recovery runs are not deterministic"
@@ -135,13 +135,13 @@ ok "a run with recovery is deterministic"
 
 # --- 7. the deadlock path keeps its meaning: a completion lost between the HBA and the driver is no
 # FCP loss (the exchange is over), so no timer runs and nothing is left to happen
-run --set disk.count=2 --set workload.measured_ios=10 --set initiator.exchange_timeout_ms=10 --test-lose-io 3 --quiet
+run_hooked --set disk.count=2 --set workload.measured_ios=10 --set initiator.exchange_timeout_ms=10 --test-lose-io 3 --quiet
 expect_rc 3 "--test-lose-io with a short exchange timeout"
 ok "a lost completion is still a deadlock (exit 3), even with a short exchange timeout"
 # The HBA's timer facility may keep a notification pending after its last deadline was cancelled
 # (docs/model.md, "Simulation kernel: timers"): one due after the time limit must not turn the
 # deadlock into a time limit.
-run --set disk.count=4 --set workload.measured_ios=50 --set sim.time_limit_s=5 --test-lose-io 5 --quiet
+run_hooked --set disk.count=4 --set workload.measured_ios=50 --set sim.time_limit_s=5 --test-lose-io 5 --quiet
 expect_rc 3 "--test-lose-io with the time limit before the exchange timeout"
 ok "a lost completion is a deadlock (exit 3) even when the time limit comes before the exchange timeout"
 
@@ -153,7 +153,7 @@ for bad in initiator.exchange_timeout_ms=0 initiator.exchange_timeout_ms=-1 init
     expect_rc 2 "--set $bad"
     grep -qF "${bad%%=*}" "$tmp/err" || fail "--set $bad: error does not name the key: $(cat "$tmp/err")"
 done
-run --test-drop-frame FCP_DATA:0 --quiet
+run_hooked --test-drop-frame FCP_DATA:0 --quiet
 expect_rc 2 "--test-drop-frame FCP_DATA:0"
 run --list-params
 for key in initiator.exchange_timeout_ms initiator.abts_timeout_ms target.data_timeout_ms driver.retries; do

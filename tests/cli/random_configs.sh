@@ -15,86 +15,161 @@ trap 'rm -rf "$tmp"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# Writes config <seed>.json for seeds first .. first+count-1: valid by construction (every range and
-# cross-key rule of the parameter table, sizes kept small enough for a quick run).
+# Writes config <seed>.json for seeds first .. first+count-1, drawn over the parameters fcal-sim
+# lists (--list-params --json): keys, types, ranges and choices come from the program's declarations.
+# drawn() narrows the keys whose full range would make a run long or break a rule across keys (sizes
+# kept small for a quick run, Login_BB_Credit at most the buffers, ...); HELD leaves keys at their
+# defaults, with the reason; any other key (a new one too) is drawn over its declared range or
+# choices. Every value is checked against its declaration, so the narrower ranges here cannot drift
+# from the program's.
 "$1/fcal-codec" al-pa >"$tmp/al_pa.csv"
-python3 - "$tmp" "$count" "$first" "$tmp/al_pa.csv" <<'EOF'
-import json, random, sys
+"$sim" --list-params --json >"$tmp/params.json"
+python3 - "$tmp" "$count" "$first" "$tmp/al_pa.csv" "$tmp/params.json" <<'EOF'
+import json, math, random, sys
 out, count, first = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+PARAMS = {p["key"]: p for p in json.load(open(sys.argv[5]))}
 
 # The valid AL_PAs as the model lists them, but 0x00, the FL_Port's.
 AL_PAS = [int(line.split(",")[0], 16) for line in open(sys.argv[4]).read().split()[1:]]
 AL_PAS.remove(0x00)
 assert len(AL_PAS) == 126
 
-for seed in range(first, first + count):
-    r = random.Random(seed)
-    c = {}
-    disks = r.randint(1, 8)
-    c["disk.count"] = disks
-    c["disk.access_ms"] = round(r.uniform(0, 5), 3)
-    c["disk.rate_mbs"] = round(r.uniform(20, 300), 1)
-    c["disk.queue_slots"] = r.randint(1, 32)
-    c["loop.speed"] = r.choice(["1GFC", "2GFC", "4GFC", "8GFC"])
-    if r.random() < 0.5:
-        c["loop.nodes"] = disks + 1 + r.randint(0, 6)
-    if r.random() < 0.3:
-        c["loop.length_m"] = round(r.uniform(0, 5000), 1)
-    else:
-        c["loop.hop_m"] = round(r.uniform(0, 200), 2)
-    c["loop.port_delay_words"] = r.randint(1, 24)
-    c["loop.propagation_ns_per_m"] = round(r.uniform(3.5, 6), 2)
-    c["initiator.al_pa"] = "0x%02X" % r.choice(AL_PAS)
-    rtl = r.random() < 0.15
-    for side in ["initiator", "target"]:
-        c[side + ".fair"] = r.random() < 0.8
-        buffers = r.randint(1, 16)
-        c[side + ".incoming_buffers"] = buffers
-        c[side + ".login_bb_credit"] = r.randint(0, buffers)
-        c[side + ".full_duplex"] = r.random() < 0.3
-        c[side + ".max_payload"] = r.choice([512, 1024, 2048, 2112, 4 * r.randint(64, 528)])
-        c[side + ".cmd_exec_us"] = round(r.uniform(0, 80), 2)
-        c[side + ".dma_mbs"] = round(r.uniform(100, 4000), 1)
-        c[side + ".dma_sched_us"] = round(r.uniform(0, 30), 2)
-        c[side + ".frame_proc_ns"] = round(r.uniform(0, 1000), 1)
-        c[side + ".sft_us"] = round(r.uniform(0, 40), 2)
-    c["initiator.xfer_rdy_us"] = round(r.uniform(0, 30), 2)
-    c["initiator.dma_policy"] = r.choice(["fcfs", "round_robin"])
-    c["initiator.max_outstanding"] = r.randint(1, 300)
-    if not rtl:
-        c["initiator.tx_fifo_frames"] = r.randint(1, 128)
-        c["initiator.cmd_fifo_frames"] = r.randint(1, 128)
-    c["target.rsp_gen_us"] = round(r.uniform(0, 20), 2)
-    io = r.choice([512, 2048, 4096, 8192, 65536, 512 * r.randint(1, 512)])
-    c["workload.io_size"] = io
-    c["target.burst_bytes"] = r.choice([0, 0, 512 * r.randint(1, 64)])
-    c["driver.arrival_us"] = round(r.uniform(0, 20), 2)
-    c["driver.completion_us"] = round(r.uniform(0, 20), 2)
-    c["workload.type"] = r.choice(["closed", "open"])
-    c["workload.queue_depth"] = r.randint(1, 4)
-    c["workload.read_fraction"] = r.choice([0.0, 1.0, round(r.random(), 3)])
-    c["workload.rate_iops"] = round(r.uniform(50, 4000), 1)
-    c["workload.measured_ios"] = r.randint(10, 60)
-    c["workload.warmup_ios"] = r.randint(0, 20)
-    c["workload.seed"] = r.randint(0, 2**31)
-    c["schedule"] = r.choice(["normal", "cmdf"])
-    for key, choices in [("cmdf.fifo", ["off", "reorder", "command_queue"]), ("cmdf.arbitration", [True, False]),
-                         ("cmdf.preempt", [True, False])]:
-        if r.random() < 0.5:
-            c[key] = r.choice(choices)
-    if rtl:
-        c["cmdf.impl"] = "rtl"
-        c["rtl.clock_mhz"] = round(r.uniform(50, 500), 1)
-        c["rtl.lockstep"] = r.random() < 0.5
-    if r.random() < 0.25:
+ZONED = "the zoned disk model: geometry, seeks and buffer have rules of their own (tests/cli/disk_configs.sh)"
+VOLUME = "volumes need whole blocks and disk counts of their level (tests/cli/raid.sh, decode.sh)"
+ERASE = "an erase job needs disk capacities (tests/cli/erase.sh)"
+HELD = {
+    "loop.baud_gbps": "a slow line would let the short exchange timers of the runs with bit errors expire",
+    "initiator.circuit_hold_us": "the close timer is tested on its own (tools/exactness.py scenario circuit_hold)",
+    "target.circuit_hold_us": "as initiator.circuit_hold_us",
+    "initiator.task_set_full_retry_us": "TASK SET FULL is tested on its own (tests/validation/disk_task_set_full_test.cpp)",
+    "disk.capacity_gb": "capacities bound the LBAs and sizes drawn (tests/cli/erase.sh)",
+    "workload.io_size_max": "sizes drawn in whole blocks need io_size to be one (tests/cli/decode.sh)",
+    "workload.span_bytes": "as workload.io_size_max",
+    "transport": "the ideal transport has no HBAs or loop, which most keys here configure (tests/validation/queueing_*)",
+    "sim.time_limit_s": "the runs must end by themselves (exit 0), not at a time limit",
+}
+for key in ["disk.model", "disk.rpm", "disk.cylinders", "disk.heads", "disk.sector_bytes", "disk.sector_time_inner_ms",
+            "disk.sector_time_outer_ms", "disk.seek_read_min_ms", "disk.seek_read_max_ms", "disk.seek_write_min_ms",
+            "disk.seek_write_max_ms", "disk.positioning", "disk.scheduler", "disk.write_cache", "disk.buffer_kib",
+            "disk.buffer_full_ratio", "disk.command_overhead_us"]:
+    HELD[key] = ZONED
+for key in ["volume.raid", "volume.stripe_kib", "volume.split_merge", "volume.decode", "decode.area_units",
+            "decode.threshold", "decode.own_write", "decode.free_fraction"]:
+    HELD[key] = VOLUME
+for key in ["erase.command", "erase.strategy", "erase.tl_policy", "erase.transfer_blocks", "erase.same_blocks", "erase.disks"]:
+    HELD[key] = ERASE
+
+
+def uniform(r, lo, hi, digits):
+    return round(r.uniform(lo, hi), digits)
+
+
+def drawn(r, disks, rtl, faults):
+    """The keys drawn over a narrower range than declared: key -> value, None to leave it unset."""
+    d = {
+        "disk.count": disks,
+        "disk.access_ms": uniform(r, 0, 5, 3),
+        "disk.rate_mbs": uniform(r, 20, 300, 1),
+        "disk.queue_slots": r.randint(1, 32),
+        "loop.nodes": disks + 1 + r.randint(0, 6) if r.random() < 0.5 else None,
+        "loop.length_m": uniform(r, 0, 5000, 1) if r.random() < 0.3 else None,
+        "loop.port_delay_words": r.randint(1, 24),
+        "loop.propagation_ns_per_m": uniform(r, 3.5, 6, 2),
+        "initiator.xfer_rdy_us": uniform(r, 0, 30, 2),
+        "initiator.max_outstanding": r.randint(1, 300),
+        # The RTL's FIFO depths are those it was built with.
+        "initiator.tx_fifo_frames": None if rtl else r.randint(1, 128),
+        "initiator.cmd_fifo_frames": None if rtl else r.randint(1, 128),
+        "target.rsp_gen_us": uniform(r, 0, 20, 2),
+        "workload.io_size": r.choice([512, 2048, 4096, 8192, 65536, 512 * r.randint(1, 512)]),
+        "target.burst_bytes": r.choice([0, 0, 512 * r.randint(1, 64)]),
+        "driver.arrival_us": uniform(r, 0, 20, 2),
+        "driver.completion_us": uniform(r, 0, 20, 2),
+        "workload.type": r.choice(["closed", "open"]),  # erase: HELD's reason
+        "workload.queue_depth": r.randint(1, 4),
+        "workload.read_fraction": r.choice([0.0, 1.0, round(r.random(), 3)]),
+        "workload.rate_iops": uniform(r, 50, 4000, 1),
+        "workload.measured_ios": r.randint(10, 60),
+        "workload.warmup_ios": r.randint(0, 20),
+        "workload.seed": r.randint(0, 2**31),
+        "cmdf.impl": "rtl" if rtl else None,
+        "rtl.clock_mhz": uniform(r, 50, 500, 1) if rtl else None,
+        "rtl.lockstep": r.random() < 0.5 if rtl else None,
+        # Unset, the Command-First levels follow the schedule.
+        "cmdf.fifo": r.choice(PARAMS["cmdf.fifo"]["choices"]) if r.random() < 0.5 else None,
+        "cmdf.arbitration": r.random() < 0.5 if r.random() < 0.5 else None,
+        "cmdf.preempt": r.random() < 0.5 if r.random() < 0.5 else None,
         # Bit errors with short timers (docs/model.md, "Faults and recovery"): AL_TIME above twice any
         # round trip drawn here, exchange timers above any service time drawn here.
-        c["loop.ber"] = float("%.3g" % 10 ** r.uniform(-9, -5))
-        c["loop.al_time_us"] = r.choice([500, 2000, 15000])
-        c["initiator.exchange_timeout_ms"] = r.choice([50, 200])
-        c["initiator.abts_timeout_ms"] = r.choice([20, 100])
-        c["target.data_timeout_ms"] = 400
-        c["driver.retries"] = r.randint(0, 3)
+        "loop.ber": float("%.3g" % 10 ** r.uniform(-9, -5)) if faults else None,
+        "loop.al_time_us": r.choice([500, 2000, 15000]) if faults else None,
+        "initiator.exchange_timeout_ms": r.choice([50, 200]) if faults else None,
+        "initiator.abts_timeout_ms": r.choice([20, 100]) if faults else None,
+        "target.data_timeout_ms": 400 if faults else None,
+        "driver.retries": r.randint(0, 3) if faults else None,
+    }
+    d["loop.hop_m"] = uniform(r, 0, 200, 2) if d["loop.length_m"] is None else None
+    for side in ("initiator", "target"):
+        buffers = r.randint(1, 16)
+        d[side + ".fair"] = r.random() < 0.8
+        d[side + ".incoming_buffers"] = buffers
+        d[side + ".login_bb_credit"] = r.randint(0, buffers)
+        d[side + ".full_duplex"] = r.random() < 0.3
+        d[side + ".max_payload"] = r.choice([512, 1024, 2048, 2112, 4 * r.randint(64, 528)])
+        d[side + ".cmd_exec_us"] = uniform(r, 0, 80, 2)
+        d[side + ".dma_mbs"] = uniform(r, 100, 4000, 1)
+        d[side + ".dma_sched_us"] = uniform(r, 0, 30, 2)
+        d[side + ".frame_proc_ns"] = uniform(r, 0, 1000, 1)
+        d[side + ".sft_us"] = uniform(r, 0, 40, 2)
+    return d
+
+
+def declared(r, p):
+    """A value over the key's declared range or choices; None leaves a derived key to its rule."""
+    if p["type"] == "bool":
+        return r.random() < 0.5
+    if p["type"] == "choice":
+        return r.choice(p["choices"])
+    if p["type"] == "al_pa":
+        return "0x%02X" % r.choice(AL_PAS)
+    if p["default"] is None:
+        return None
+    lo, hi = p.get("min", 0), p.get("max", math.inf)
+    hi = min(hi, 2 * p["default"] + 1)  # unbounded above: up to about twice the default
+    if p["type"] == "real":
+        return max(r.uniform(lo, hi), math.nextafter(lo, math.inf) if p.get("min_exclusive") else lo)
+    step = p.get("multiple_of", 1)
+    return step * r.randint(-(-lo // step), hi // step)
+
+
+def check(key, value):
+    """Fails unless `value` is one the declaration of `key` allows."""
+    p = PARAMS.get(key)
+    assert p is not None, "%s: drawn here but fcal-sim --list-params --json does not list it" % key
+    if p["type"] == "choice":
+        assert value in p["choices"], (key, value)
+    elif p["type"] in ("integer", "bytes", "real"):
+        assert not isinstance(value, bool) and (p["type"] == "real" or isinstance(value, int)), (key, value)
+        assert p.get("min", -math.inf) <= value <= p.get("max", math.inf), (key, value, p["range"])
+        assert not (p.get("min_exclusive") and value == p["min"]), (key, value, p["range"])
+        assert p["type"] == "real" or value % p.get("multiple_of", 1) == 0, (key, value, p["range"])
+    elif p["type"] == "bool":
+        assert isinstance(value, bool), (key, value)
+
+
+for key in HELD:
+    assert key in PARAMS, "%s: held here but fcal-sim --list-params --json does not list it" % key
+for seed in range(first, first + count):
+    r = random.Random(seed)
+    disks = r.randint(1, 8)
+    rtl, faults = r.random() < 0.15, r.random() < 0.25
+    d = drawn(r, disks, rtl, faults)
+    c = {k: v for k, v in d.items() if v is not None}
+    for key, p in PARAMS.items():
+        if key not in d and key not in HELD and (value := declared(r, p)) is not None:
+            c[key] = value
+    for key, value in c.items():
+        check(key, value)
     json.dump(c, open("%s/%d.json" % (out, seed), "w"), indent=1, sort_keys=True)
 EOF
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fcal/sim/sim_config.hpp"
-#include "fcal/sim/storage_system.hpp"
+#include "fcal/sim/run_controller.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;
@@ -46,8 +46,9 @@ std::uint64_t write_exchange_bytes(std::uint64_t bytes)
 nlohmann::json run(const std::vector<std::pair<std::string, std::string>>& sets)
 {
     sim::StorageSystem system("system", configure(tiny_disks(sets)));
-    REQUIRE(system.run().end == sim::RunEnd::Completed);
-    return system.results();
+    sim::RunController controller(system);
+    REQUIRE(controller.run().end == sim::RunEnd::Completed);
+    return controller.results();
 }
 
 }  // namespace

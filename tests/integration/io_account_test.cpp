@@ -3,7 +3,7 @@
 // failed I/Os, and it notices a request the layer below holds that the workload never issued.
 #include <catch2/catch.hpp>
 
-#include "fcal/sim/storage_system.hpp"
+#include "fcal/sim/run_controller.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;
@@ -16,18 +16,19 @@ TEST_CASE("the I/O account balances after recovery and notices a stray request",
                                                          {"workload.warmup_ios", "0"},
                                                          {"initiator.exchange_timeout_ms", "3"},
                                                          {"initiator.abts_timeout_ms", "1"}}));
-    const sim::RunResult run = system.run();
+    sim::RunController controller(system);
+    const sim::RunResult run = controller.run();
     REQUIRE(run.end == sim::RunEnd::Completed);
-    const nlohmann::json r = system.results();
+    const nlohmann::json r = controller.results();
     CHECK(r["failed_ios"] == 2);
     CHECK(r["retries"] == 6);
-    CHECK(system.account_violation().empty());
+    CHECK(controller.account_violation().empty());
 
     // A request the workload never issued, now in the driver's arrival processing.
     hba::IoRequest stray;
     stray.target = system.disk_al_pas().front();
     stray.bytes = 512;
     system.driver().submit(&stray);
-    const std::string violation = system.account_violation();
+    const std::string violation = controller.account_violation();
     CHECK(violation.find("the driver holds 1 requests, the workload has 0 outstanding") != std::string::npos);
 }

@@ -9,7 +9,7 @@
 
 #include "fcal/sim/parameter_table.hpp"
 #include "fcal/sim/sim_config.hpp"
-#include "fcal/sim/storage_system.hpp"
+#include "fcal/sim/run_controller.hpp"
 
 using namespace fcal;
 
@@ -154,9 +154,10 @@ const Setup kOther{"4GFC", 4.25e9, 8, 10.0, 5000, 30.0, 7.0, 9.0, 250, 12.0, 800
 double measured_response_s(const sim::SimConfig& c)
 {
     sim::StorageSystem system("system", c);
-    const sim::RunResult r = system.run();
+    sim::RunController controller(system);
+    const sim::RunResult r = controller.run();
     REQUIRE(r.end == sim::RunEnd::Completed);
-    const auto res = system.results();
+    const auto res = controller.results();
     REQUIRE(res["measured_ios"].get<std::uint64_t>() == 1);
     return res["max_response_us"].get<double>() * 1e-6;
 }

@@ -9,7 +9,7 @@
 
 #include "fcal/sim/parameter_table.hpp"
 #include "fcal/sim/sim_config.hpp"
-#include "fcal/sim/storage_system.hpp"
+#include "fcal/sim/run_controller.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;
@@ -21,6 +21,7 @@ TEST_CASE("strict split-merge never has two requests' commands out at once", "[i
                                    {"workload.queue_depth", "6"}, {"workload.read_fraction", "0.5"},
                                    {"workload.io_size", "96K"}, {"workload.measured_ios", "300"}, {"workload.warmup_ios", "20"}});
     sim::StorageSystem system("system", config);
+    sim::RunController controller(system);
     controller::VolumeController* volume = system.volume();
     REQUIRE(volume != nullptr);
     std::uint64_t started = 0, max_waiting = 0;
@@ -29,7 +30,7 @@ TEST_CASE("strict split-merge never has two requests' commands out at once", "[i
         CHECK(volume->active() == 0);  // this request is not yet active; no other may be
         max_waiting = std::max<std::uint64_t>(max_waiting, volume->waiting());
     });
-    REQUIRE(system.run().end == sim::RunEnd::Completed);
+    REQUIRE(controller.run().end == sim::RunEnd::Completed);
     CHECK(started == system.workload().issued());
     CHECK(max_waiting >= 4);  // the closed workload's other requests queued behind the active one
 }
@@ -40,10 +41,11 @@ TEST_CASE("fork-join lets several requests' commands interleave", "[integration]
                                    {"workload.queue_depth", "6"}, {"workload.read_fraction", "0.5"},
                                    {"workload.io_size", "96K"}, {"workload.measured_ios", "300"}, {"workload.warmup_ios", "20"}});
     sim::StorageSystem system("system", config);
+    sim::RunController controller(system);
     controller::VolumeController* volume = system.volume();
     std::size_t most_active = 0;
     volume->on_started([&](const hba::IoRequest&) { most_active = std::max(most_active, volume->active() + 1); });
-    REQUIRE(system.run().end == sim::RunEnd::Completed);
+    REQUIRE(controller.run().end == sim::RunEnd::Completed);
     CHECK(most_active == 6);  // the closed workload keeps queue_depth requests on the volume
     CHECK(volume->waiting() == 0);
 }
@@ -59,18 +61,19 @@ static void check_raid5_writes(unsigned units, std::uint64_t reads, std::uint64_
                                    {"workload.read_fraction", "0"}, {"workload.queue_depth", "3"}, {"transport", "ideal"},
                                    {"workload.measured_ios", "200"}, {"workload.warmup_ios", "10"}});
     sim::StorageSystem system("system", config);
+    sim::RunController controller(system);
     std::uint64_t member_reads = 0, member_writes = 0, member_bytes = 0;
     system.volume()->on_member_completed([&](const hba::IoRequest& io) {
         ++(io.read ? member_reads : member_writes);
         member_bytes += io.bytes;
         CHECK(io.bytes % (64 * 1024) == 0);
     });
-    REQUIRE(system.run().end == sim::RunEnd::Completed);
+    REQUIRE(controller.run().end == sim::RunEnd::Completed);
     const std::uint64_t requests = system.workload().completed();
     CHECK(requests == 220);
     CHECK(member_reads == reads * requests);
     CHECK(member_writes == writes * requests);
-    const auto r = system.results();
+    const auto r = controller.results();
     CHECK(r["volume"]["full_row_writes"] == (reads == 0 ? requests : 0));
 }
 
@@ -95,10 +98,11 @@ TEST_CASE("raid1: reads balance over the two copies, writes go to both", "[integ
                                    {"workload.read_fraction", "0.7"}, {"workload.measured_ios", "2000"},
                                    {"workload.warmup_ios", "50"}, {"transport", "ideal"}});
     sim::StorageSystem system("system", config);
+    sim::RunController controller(system);
     std::uint64_t reads[2] = {0, 0}, writes[2] = {0, 0};
     controller::VolumeController* volume = system.volume();
     volume->on_member_completed([&](const hba::IoRequest& io) { ++(io.read ? reads : writes)[io.disk]; });
-    REQUIRE(system.run().end == sim::RunEnd::Completed);
+    REQUIRE(controller.run().end == sim::RunEnd::Completed);
     // Every write reached both disks, every read one.
     CHECK(writes[0] == writes[1]);
     CHECK(reads[0] + reads[1] + writes[0] == system.workload().completed());
@@ -113,6 +117,7 @@ TEST_CASE("raid0 reads over the loop: members carry the request's data exactly",
                                    {"workload.io_size", "40K"}, {"workload.queue_depth", "4"},
                                    {"workload.measured_ios", "200"}, {"workload.warmup_ios", "10"}});
     sim::StorageSystem system("system", config);
+    sim::RunController controller(system);
     const std::uint64_t disk_blocks = host::kDiskCapacityBlocks;
     std::uint64_t member_bytes = 0, member_ios = 0;
     system.volume()->on_member_completed([&](const hba::IoRequest& io) {
@@ -122,11 +127,11 @@ TEST_CASE("raid0 reads over the loop: members carry the request's data exactly",
         CHECK(io.lba + io.bytes / 512 <= disk_blocks);
         CHECK(io.target == system.disk_al_pas().at(io.disk));
     });
-    REQUIRE(system.run().end == sim::RunEnd::Completed);
+    REQUIRE(controller.run().end == sim::RunEnd::Completed);
     const std::uint64_t requests = system.workload().completed();
     CHECK(member_bytes == requests * 40 * 1024);
     // 40 KiB = 2.5 units of 16 KiB: every request touches 3 or 4 units on distinct disks of 4.
     CHECK(member_ios >= 3 * requests);
     CHECK(member_ios <= 4 * requests);
-    CHECK(system.results()["reads"].get<std::uint64_t>() == 200);
+    CHECK(controller.results()["reads"].get<std::uint64_t>() == 200);
 }

@@ -8,7 +8,7 @@
 
 #include "fcal/sim/parameter_table.hpp"
 #include "fcal/sim/sim_config.hpp"
-#include "fcal/sim/storage_system.hpp"
+#include "fcal/sim/run_controller.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;
@@ -57,8 +57,9 @@ TEST_CASE("a read exchange goes CMND then DATA frames then RSP on the wire", "[i
     std::ostringstream trace;
     sim::StorageSystem s("system", configure({{"disk.count", "1"}, {"workload.io_size", "5000"}, {"workload.measured_ios", "1"},
                                               {"workload.warmup_ios", "0"}}));
+    sim::RunController run(s);
     s.watch_ports(trace);
-    REQUIRE(s.run().end == sim::RunEnd::Completed);
+    REQUIRE(run.run().end == sim::RunEnd::Completed);
     CHECK(own_words(trace.str(), "01") == std::vector<std::string>{"OPN(EF,EF)", "SOFi3", "CLS", "CLS"});
     CHECK(own_words(trace.str(), "EF") == std::vector<std::string>{"CLS", "OPN(01,01)", "SOFi3", "SOFn3", "SOFn3", "SOFi3", "CLS"});
 }
@@ -68,8 +69,9 @@ TEST_CASE("a write exchange in one burst goes CMND then XFER_RDY then DATA then 
     std::ostringstream trace;
     sim::StorageSystem s("system", configure({{"disk.count", "1"}, {"workload.io_size", "5000"}, {"workload.read_fraction", "0"},
                                               {"workload.measured_ios", "1"}, {"workload.warmup_ios", "0"}}));
+    sim::RunController run(s);
     s.watch_ports(trace);
-    REQUIRE(s.run().end == sim::RunEnd::Completed);
+    REQUIRE(run.run().end == sim::RunEnd::Completed);
     // Controller: FCP_CMND; closes the disk's XFER_RDY circuit; the 3 data frames; closes the RSP circuit.
     CHECK(own_words(trace.str(), "01") ==
           std::vector<std::string>{"OPN(EF,EF)", "SOFi3", "CLS", "CLS", "OPN(EF,EF)", "SOFi3", "SOFn3", "SOFn3", "CLS", "CLS"});
@@ -82,8 +84,9 @@ TEST_CASE("a write longer than the burst takes one XFER_RDY and one data sequenc
     std::ostringstream trace;
     sim::StorageSystem s("system", configure({{"disk.count", "1"}, {"workload.io_size", "16K"}, {"workload.read_fraction", "0"},
                                               {"target.burst_bytes", "4096"}, {"workload.measured_ios", "1"}, {"workload.warmup_ios", "0"}}));
+    sim::RunController run(s);
     s.watch_ports(trace);
-    REQUIRE(s.run().end == sim::RunEnd::Completed);
+    REQUIRE(run.run().end == sim::RunEnd::Completed);
     const auto controller = join({{"OPN(EF,EF)", "SOFi3", "CLS"}, repeat({"CLS", "OPN(EF,EF)", "SOFi3", "SOFn3", "CLS"}, 4), {"CLS"}});
     const auto disk = join({{"CLS"}, repeat({"OPN(01,01)", "SOFi3", "CLS", "CLS"}, 4), {"OPN(01,01)", "SOFi3", "CLS"}});
     CHECK(own_words(trace.str(), "01") == controller);
@@ -97,8 +100,9 @@ TEST_CASE("the closed workload obeys Little's law", "[integration][workload]")
     const unsigned disks = 6, depth = 3;
     sim::StorageSystem s("system", configure({{"disk.count", std::to_string(disks)}, {"workload.queue_depth", std::to_string(depth)},
                                               {"workload.read_fraction", "0.5"}, {"workload.io_size", "16K"}, {"workload.measured_ios", "3000"}}));
-    REQUIRE(s.run().end == sim::RunEnd::Completed);
-    const auto r = s.results();
+    sim::RunController run(s);
+    REQUIRE(run.run().end == sim::RunEnd::Completed);
+    const auto r = run.results();
     const double n = r["iops"].get<double>() * r["mean_response_us"].get<double>() * 1e-6;
     INFO("IOPS " << r["iops"].get<double>() << " x mean response " << r["mean_response_us"].get<double>() << " us = " << n);
     CHECK(n == Approx(disks * depth).epsilon(0.01));

@@ -8,7 +8,7 @@
 
 #include "fcal/sim/parameter_table.hpp"
 #include "fcal/sim/sim_config.hpp"
-#include "fcal/sim/storage_system.hpp"
+#include "fcal/sim/run_controller.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;
@@ -23,9 +23,10 @@ TEST_CASE("A full task set is answered TASK SET FULL and the initiator retries u
                                         {"workload.read_fraction", "0.5"},
                                         {"workload.measured_ios", "400"}});
     sim::StorageSystem system("system", c);
-    const sim::RunResult run = system.run();
+    sim::RunController controller(system);
+    const sim::RunResult run = controller.run();
     REQUIRE(run.end == sim::RunEnd::Completed);
-    const nlohmann::json r = system.results();
+    const nlohmann::json r = controller.results();
     REQUIRE(r["completed_ios"] == r["issued_ios"]);
     REQUIRE(r["outstanding_ios"] == 0);
     const std::uint64_t retries = r["task_set_full_retries"];
@@ -54,7 +55,8 @@ TEST_CASE("Enough queue slots: no TASK SET FULL", "[disk][validation]")
                                         {"workload.io_size", "4K"},
                                         {"workload.measured_ios", "200"}});
     sim::StorageSystem system("system", c);
-    REQUIRE(system.run().end == sim::RunEnd::Completed);
-    REQUIRE(system.results()["task_set_full_retries"] == 0);
+    sim::RunController controller(system);
+    REQUIRE(controller.run().end == sim::RunEnd::Completed);
+    REQUIRE(controller.results()["task_set_full_retries"] == 0);
     REQUIRE(system.disk_model(0).stats().max_queue == 4);
 }

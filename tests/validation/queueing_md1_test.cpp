@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fcal/sim/sim_config.hpp"
-#include "fcal/sim/storage_system.hpp"
+#include "fcal/sim/run_controller.hpp"
 #include "queueing.hpp"
 #include "sim_fixture.hpp"
 
@@ -42,8 +42,9 @@ void check_pollaczek_khinchine(double rho, double tolerance)
         {"workload.warmup_ios", "1000"},
         {"sim.time_limit_s", "10000"},
     }));
-    REQUIRE(system.run().end == sim::RunEnd::Completed);
-    const auto r = system.results();
+    sim::RunController controller(system);
+    REQUIRE(controller.run().end == sim::RunEnd::Completed);
+    const auto r = controller.results();
     INFO("E[S] " << es * 1e6 << " us, lambda " << lambda << " /s, P-K mean response " << w * 1e6 << " us");
     CHECK(r["mean_response_us"].get<double>() == Approx(w * 1e6).epsilon(tolerance));
     CHECK(r["disks"][0]["utilisation"].get<double>() == Approx(rho).epsilon(0.02));

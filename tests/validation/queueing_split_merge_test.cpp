@@ -10,7 +10,7 @@
 #include <string>
 
 #include "fcal/sim/sim_config.hpp"
-#include "fcal/sim/storage_system.hpp"
+#include "fcal/sim/run_controller.hpp"
 #include "queueing.hpp"
 #include "sim_fixture.hpp"
 
@@ -41,8 +41,9 @@ TEST_CASE("strict split-merge RAID 5 small writes: M/D/1 with read phase + write
         {"workload.warmup_ios", "1000"},
         {"sim.time_limit_s", "1000000"},
     }));
-    REQUIRE(system.run().end == sim::RunEnd::Completed);
-    const auto r = system.results();
+    sim::RunController controller(system);
+    REQUIRE(controller.run().end == sim::RunEnd::Completed);
+    const auto r = controller.results();
     INFO("T " << t * 1e6 << " us, lambda " << lambda << " /s, P-K mean response " << w * 1e6 << " us");
     CHECK(r["volume"]["read_modify_writes"] == system.workload().completed());
     CHECK(r["volume"]["member_ios"] == 4 * system.workload().completed());

@@ -171,7 +171,7 @@ def _read_stats(run: SimRun, stats: str) -> None:
 @dataclass(frozen=True)
 class Param:
     """One entry of fcal-sim's parameter table. `default` and `range` are kept as fcal-sim gives them (text
-    or typed values)."""
+    or typed values); `default_text` is the default as the listing shows it ("disk.count+1", "unset")."""
     key: str
     type: str
     unit: str
@@ -179,6 +179,7 @@ class Param:
     description: str
     default: Any = None
     range: Any = None
+    default_text: str = ""
 
 
 def list_params(fcal_sim: str, env: dict[str, str] | None = None) -> list[Param]:
@@ -188,7 +189,8 @@ def list_params(fcal_sim: str, env: dict[str, str] | None = None) -> list[Param]
         table = json.loads(run.stdout)
         return [Param(key=str(p["key"]), type=str(p.get("type", "")), unit=str(p.get("unit") or ""),
                       per_disk=bool(p.get("per_disk", False)), description=str(p.get("description", "")),
-                      default=p.get("default"), range=p.get("range")) for p in table]
+                      default=p.get("default"), range=p.get("range"),
+                      default_text=str(p.get("default_text") or "")) for p in table]
     except (ValueError, TypeError, KeyError) as e:
         raise SimError(f"{fcal_sim} --list-params --json: not the expected table: {e}")
 

@@ -32,69 +32,69 @@ void check_delay(const std::string& key, const std::string& shown, double second
                       " s, longer than the simulator can represent (at most " + number(longest) + " s)");
 }
 
-void check_time(const std::string& key, double value, const std::string& unit, double seconds_per_unit)
+// One DMA job: its fixed part, the scheduler's overhead and at most one whole I/O at the engine's
+// bandwidth (docs/model.md, "The HBAs").
+void check_dma(const std::string& side, const HbaConfig& hba, std::uint64_t io_size)
 {
-    check_delay(key, number(value) + " " + unit, value * seconds_per_unit);
-}
-
-void check_hba(const std::string& side, const HbaConfig& hba, std::uint64_t io_size)
-{
-    check_time(side + ".cmd_exec_us", hba.cmd_exec_us, "us", 1e-6);
-    check_time(side + ".dma_sched_us", hba.dma_sched_us, "us", 1e-6);
-    check_time(side + ".frame_proc_ns", hba.frame_proc_ns, "ns", 1e-9);
-    check_time(side + ".sft_us", hba.sft_us, "us", 1e-6);
-    check_time(side + ".circuit_hold_us", hba.circuit_hold_us, "us", 1e-6);
-    // One DMA job: its fixed part, the scheduler's overhead and at most one whole I/O at the
-    // engine's bandwidth (docs/model.md, "The HBAs").
     const double job_s = (hba.sft_us + hba.dma_sched_us) * 1e-6 + static_cast<double>(io_size) / (hba.dma_mbs * 1e6);
     check_delay(side + ".dma_mbs", number(hba.dma_mbs) + " MB/s", job_s, "with workload.io_size = " + format_bytes(io_size));
 }
 
-void check_delays(const SimConfig& c, bool loop_length_given)
+// Every time-valued key as a delay of its own, those of a disk's values (`disk`) or the others.
+void check_times(const SimConfig& c, const DiskConfig* disk, const std::string& prefix, const std::vector<Parameter>& parameters)
 {
+    for (const Parameter& p : parameters) {
+        const auto seconds = seconds_per_unit(p.unit);
+        if (!seconds || p.type != ParamType::Real || (disk != nullptr) != p.field->in_disk()) continue;
+        const auto value = disk ? p.field->load(*disk) : p.field->load(c);
+        if (!value) continue;
+        const double v = std::get<double>(p.param_value(*value));
+        const std::string key = disk ? prefix + p.key.substr(5) : p.key;
+        check_delay(key, number(v) + " " + p.unit, v * *seconds);
+    }
+}
+
+// A disk's service: access time plus the I/O at the media rate (docs/model.md, "The disks"). The
+// longest access time drawn is 2 x the mean (uniform) or 53 ln 2 x the mean (exponential, as the
+// Poisson gap below). Checked before the access time alone, which it includes.
+void check_disk_service(const DiskConfig& d, const std::string& prefix, std::uint64_t io_size)
+{
+    const double access_factor = d.access_dist == disk::AccessDist::Exponential ? 53.0 * std::log(2.0)
+                                 : d.access_dist == disk::AccessDist::Uniform   ? 2.0
+                                                                                : 1.0;
+    check_delay(prefix + "access_ms", number(d.access_ms) + " ms", d.access_ms * access_factor * 1e-3,
+                "(longest draw with " + prefix + "access_dist = " + std::string(disk::to_string(d.access_dist)) + ")");
+    check_delay(prefix + "rate_mbs", number(d.rate_mbs) + " MB/s",
+                d.access_ms * access_factor * 1e-3 + static_cast<double>(io_size) / (d.rate_mbs * 1e6),
+                "with " + prefix + "access_ms = " + number(d.access_ms) + " and workload.io_size = " + format_bytes(io_size));
+}
+
+void check_disk_delays(const SimConfig& c, const DiskConfig& d, const std::string& prefix, const std::vector<Parameter>& parameters)
+{
+    check_disk_service(d, prefix, c.workload.io_size);
+    check_times(c, &d, prefix, parameters);
+    // The zoned disk's revolution.
+    if (d.model == disk::DiskModel::Zoned) check_delay(prefix + "rpm", number(d.rpm) + " rpm", 60.0 / d.rpm, "(one revolution)");
+}
+
+void check_delays(const SimConfig& c, const std::vector<Parameter>& parameters)
+{
+    check_disk_delays(c, c.disk, "disk.", parameters);
+    check_times(c, nullptr, "", parameters);
+
     // The loop's longest propagation: once round the ring, every cable and every repeating port
     // (docs/model.md, "The loop: timing and round trip"). Each cable alone is rounded to a signed
     // 64-bit count of picoseconds, which this also keeps in range.
     const double word_s = phy::kBitsPerWord / (c.loop.baud_gbps * 1e9);  // loop.baud_gbps or the speed's baud
     const double hop_s = c.loop.hop_m * c.loop.propagation_ns_per_m * 1e-9;
     const double round_trip_s = c.loop.nodes * (hop_s + c.loop.port_delay_words * word_s);
-    const std::string cable = loop_length_given ? "loop.length_m" : "loop.hop_m";
-    const double metres = loop_length_given ? c.loop.hop_m * c.loop.nodes : c.loop.hop_m;
-    check_delay(cable, number(metres) + " m",
-                round_trip_s, "at loop.propagation_ns_per_m = " + number(c.loop.propagation_ns_per_m) + " ns/m (round trip of " +
-                                  std::to_string(c.loop.nodes) + " ports)");
+    const std::string cable = c.loop.length_m ? "loop.length_m" : "loop.hop_m";
+    check_delay(cable, number(c.loop.length_m ? *c.loop.length_m : c.loop.hop_m) + " m", round_trip_s,
+                "at loop.propagation_ns_per_m = " + number(c.loop.propagation_ns_per_m) + " ns/m (round trip of " +
+                    std::to_string(c.loop.nodes) + " ports)");
 
-    check_hba("initiator", c.initiator, c.workload.io_size);
-    check_time("initiator.xfer_rdy_us", c.initiator.xfer_rdy_us, "us", 1e-6);
-    check_time("initiator.task_set_full_retry_us", c.initiator.task_set_full_retry_us, "us", 1e-6);
-    check_time("initiator.exchange_timeout_ms", c.initiator.exchange_timeout_ms, "ms", 1e-3);
-    check_time("initiator.abts_timeout_ms", c.initiator.abts_timeout_ms, "ms", 1e-3);
-    check_time("target.data_timeout_ms", c.target.data_timeout_ms, "ms", 1e-3);
-    check_hba("target", c.target, c.workload.io_size);
-    check_time("target.rsp_gen_us", c.target.rsp_gen_us, "us", 1e-6);
-
-    check_time("driver.arrival_us", c.driver.arrival_us, "us", 1e-6);
-    check_time("driver.completion_us", c.driver.completion_us, "us", 1e-6);
-
-    // A disk's service: access time plus the I/O at the media rate (docs/model.md, "The disks"). The
-    // longest access time drawn is 2 x the mean (uniform) or 53 ln 2 x the mean (exponential, as the
-    // Poisson gap below).
-    const double access_factor = c.disk.access_dist == disk::AccessDist::Exponential ? 53.0 * std::log(2.0)
-                                 : c.disk.access_dist == disk::AccessDist::Uniform   ? 2.0
-                                                                                     : 1.0;
-    check_delay("disk.access_ms", number(c.disk.access_ms) + " ms", c.disk.access_ms * access_factor * 1e-3,
-                "(longest draw with disk.access_dist = " + std::string(disk::to_string(c.disk.access_dist)) + ")");
-    check_delay("disk.rate_mbs", number(c.disk.rate_mbs) + " MB/s",
-                c.disk.access_ms * access_factor * 1e-3 + static_cast<double>(c.workload.io_size) / (c.disk.rate_mbs * 1e6),
-                "with disk.access_ms = " + number(c.disk.access_ms) + " and workload.io_size = " + format_bytes(c.workload.io_size));
-
-    // The zoned disk's times: a command's overhead, the longest seeks, a sector at the inner edge.
-    check_time("disk.command_overhead_us", c.disk.command_overhead_us, "us", 1e-6);
-    if (c.disk.model == disk::DiskModel::Zoned)
-        check_delay("disk.rpm", number(c.disk.rpm) + " rpm", 60.0 / c.disk.rpm, "(one revolution)");
-    check_time("disk.seek_read_max_ms", c.disk.seek_read_max_ms, "ms", 1e-3);
-    check_time("disk.seek_write_max_ms", c.disk.seek_write_max_ms, "ms", 1e-3);
-    check_time("disk.sector_time_inner_ms", c.disk.sector_time_inner_ms, "ms", 1e-3);
+    check_dma("initiator", c.initiator, c.workload.io_size);
+    check_dma("target", c.target, c.workload.io_size);
 
     // Poisson arrivals: -mean * ln(1 - u) with 1 - u >= 2^-53 (host/split_mix64.hpp), so the longest
     // gap is 53 ln 2 = 36.7 times the mean.
@@ -103,8 +103,6 @@ void check_delays(const SimConfig& c, bool loop_length_given)
         check_delay("workload.rate_iops", number(c.workload.rate_iops) + " IO/s", longest_gap_s,
                     "(longest inter-arrival gap, 36.7 times the mean)");
     }
-
-    check_time("sim.time_limit_s", c.time_limit_s, "s", 1.0);
 }
 
 void check_counts(const WorkloadConfig& w)
@@ -136,7 +134,7 @@ std::uint64_t largest_io_size(const SimConfig& c)
     return largest;
 }
 
-void check_limits(const SimConfig& c, bool loop_length_given)
+void check_limits(const SimConfig& c, const std::vector<Parameter>& parameters)
 {
     // AL_PA 0x00 is the FL_Port's, the loop's attachment to a fabric; the controller is an NL_Port
     // (docs/model.md, "The physical layer: AL_PAs").
@@ -165,7 +163,12 @@ void check_limits(const SimConfig& c, bool loop_length_given)
     }
 
     check_counts(c.workload);
-    check_delays(c, loop_length_given);
+    check_delays(c, parameters);
+}
+
+void check_disk_limits(const SimConfig& c, const DiskConfig& d, const std::string& prefix, const std::vector<Parameter>& parameters)
+{
+    check_disk_delays(c, d, prefix, parameters);
 }
 
 }  // namespace fcal::sim

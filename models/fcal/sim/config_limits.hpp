@@ -5,6 +5,8 @@
 // A value past a limit is the user's mistake, reported as a ConfigError naming the key, never a
 // SystemC abort or a run that ends in nonsense.
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "fcal/sim/sim_config.hpp"
 
@@ -24,8 +26,12 @@ constexpr std::uint64_t kMaxFramesPerSequence = 65536;
 // whole transfer): every data sequence of an I/O must fit in kMaxFramesPerSequence frames.
 std::uint64_t largest_io_size(const SimConfig& config);
 
-// Throws ConfigError naming the key at fault; called by build_config(). `loop_length_given`: the
-// cable length came from loop.length_m (named in errors instead of loop.hop_m).
-void check_limits(const SimConfig& config, bool loop_length_given);
+// Throws ConfigError naming the key at fault; called by build_config(). Every key of `parameters`
+// with a time unit (s, ms, us, ns) is checked as a delay of its own, beside the delays built from
+// several keys.
+void check_limits(const SimConfig& config, const std::vector<Parameter>& parameters);
+// The same for the values of one disk (disk i's overrides applied), named with `prefix` (disk.<i>.).
+void check_disk_limits(const SimConfig& config, const DiskConfig& disk, const std::string& prefix,
+                       const std::vector<Parameter>& parameters);
 
 }  // namespace fcal::sim

@@ -1,9 +1,11 @@
 #pragma once
-// The resolved, typed configuration the system builder works from. Built from the ParameterTable so
-// that defaults live in one place only: the members carry no defaults of their own, use
-// default_config() for the baseline. Members are named after their keys' last part, unit included
-// (cmd_exec_us is microseconds), so to_json() reads back as a configuration file.
+// The resolved, typed configuration the system builder works from. Filled by the ParameterTable,
+// whose declarations (sim/fcal_parameters.cpp) bind each key to its member here, so that defaults
+// live in one place only: the members carry no defaults of their own, use default_config() for the
+// baseline. Members are named after their keys' last part, unit included (cmd_exec_us is
+// microseconds); to_json() echoes them by their keys.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,16 +41,12 @@ struct RtlConfig {
     bool lockstep{};
 };
 
-// The names of hba::DmaPolicy and hba::CommandFifo are hba::to_string's.
-std::string to_string(WorkloadType type);      // "closed", "open"
-std::string to_string(Schedule schedule);      // "normal", "cmdf"
-std::string to_string(CmdfImpl impl);          // "model", "rtl"
-
 struct LoopConfig {
     phy::LineRate rate{};
     double baud_gbps{};           // the rate's standard baud unless loop.baud_gbps overrides it
     unsigned nodes{};             // every L_Port on the loop, repeat-only ones included
     double hop_m{};               // cable between neighbours (from loop.length_m / nodes when that is set)
+    std::optional<double> length_m;  // the whole ring's cable, when given
     unsigned port_delay_words{};
     double propagation_ns_per_m{};
     double ber{};          // bit error rate of every link
@@ -147,8 +145,6 @@ struct WorkloadConfig {
 constexpr std::uint32_t kVolumeBlockBytes = 512;
 
 enum class Transport { Loop, Ideal };  // docs/model.md, "The ideal transport"
-std::string to_string(Transport transport);  // "loop", "ideal"
-std::string to_string(host::LbaPattern pattern);  // "random", "sequential"
 
 // The storage controller's volume (docs/model.md, "The storage controller: volumes and RAID").
 struct VolumeConfig {
@@ -193,9 +189,12 @@ SimConfig default_config();  // build_config(fcal_parameters())
 // The disk model's own parameters for disk `index` (its random stream is seeded from workload.seed
 // and the index).
 disk::DiskParams disk_params(const SimConfig& config, unsigned index);
+disk::DiskParams disk_params(const DiskConfig& disk, std::uint64_t seed);
+// As disk::Disk::capacity_sectors() will say: the zoned geometry's, a fixed disk's capacity_gb (0: none).
+std::uint64_t capacity_sectors(const disk::DiskParams& params);
 
 // Every resolved value, nested by key ({"loop":{"speed":"2GFC",...},...}); loads back as a
-// configuration file giving the same SimConfig.
+// configuration file giving the same SimConfig (fcal_parameters().echo()).
 nlohmann::json to_json(const SimConfig& config);
 
 // The unit of the LBAs the host and the CDBs count in: a zoned disk's sector, else kVolumeBlockBytes.

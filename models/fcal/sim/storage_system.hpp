@@ -4,7 +4,10 @@
 // DMA. Ring order: the controller's port at node 0, disk i at node i + 1, repeat-only nodes after.
 // With a RAID volume (volume.raid), the storage controller's volume sits between the workload and the
 // driver; with transport=ideal there is no driver, HBA or loop: the ideal transport reaches the disks.
-#include <functional>
+//
+// The builder only builds: what each module is built with comes from module_configs() (a pure
+// function of the configuration, validated before), and running the system, its results and the
+// I/O account are the RunController's (sim/run_controller.hpp).
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -22,73 +25,62 @@
 #include "fcal/host/host_memory.hpp"
 #include "fcal/host/workload.hpp"
 #include "fcal/loop/loop.hpp"
+#include "fcal/sim/module_configs.hpp"
 #include "fcal/sim/sim_config.hpp"
 #include "fcal/sim/statistics.hpp"
 
 namespace fcal::sim {
 
-// RtlError: the RTL failed a check (cmdf.impl=rtl); Interrupted: the caller asked the run to stop.
-enum class RunEnd { Completed, TimeLimit, Deadlock, RtlError, Interrupted };
-std::string to_string(RunEnd end);  // "completed", "time_limit", "deadlock", "rtl_error", "interrupted"
-
-struct RunResult {
-    RunEnd end = RunEnd::Completed;
-    std::string diagnosis;  // time limit or deadlock: what every port and queue was doing; divergence: the report
-};
-
 class StorageSystem : public sc_core::sc_module {
 public:
+    // `config` must come from build_config() (it has passed every check).
     StorageSystem(sc_core::sc_module_name name, const SimConfig& config);
 
-    // Optional observation; call before run().
+    // Optional observation; call before running.
     void watch_ports(std::ostream& out);
     // Every port's signals to PORTS_BASE.vcd (SystemC adds the extension); with cmdf.impl=rtl also
     // the RTL's to rtl_path, on the same time axis (picoseconds). The RTL's file is opened at once
     // (std::runtime_error if it cannot be), the ports' when the run starts.
     void trace_vcd(const std::string& ports_base, const std::string& rtl_path);
-    // After run(): the ports' VCD ends with the run's last time stamp, as SystemC's writer closes it.
-    // That writer reports no write error, so a file cut short (a full disk) is how one shows.
+    // At the end of the run: closes the VCD files, the ports' with the time it ended at.
+    void close_traces();
+    // After close_traces(): the ports' VCD ends with the run's last time stamp, as SystemC's writer
+    // closes it. That writer reports no write error, so a file cut short (a full disk) is how one shows.
     bool ports_vcd_complete() const;
-    // After run(): the first write to the RTL's VCD that failed ("" if none, or no RTL VCD).
+    // After close_traces(): the first write to the RTL's VCD that failed ("" if none, or no RTL VCD).
     std::string rtl_vcd_error() const { return rtl_queue_ ? rtl_queue_->rtl().vcd_error() : std::string(); }
 
-    // Runs to the end: the workload done, the time limit, a deadlock or an RTL failure. With
-    // `stop_requested`, asks it between slices of kRunSlice simulated time (nothing per event, and
-    // slicing changes no result) and ends Interrupted when it says so.
-    static constexpr double kRunSliceSeconds = 1e-3;
-    RunResult run(const std::function<bool()>& stop_requested = nullptr);
-    nlohmann::json results() const;  // statistics plus run-level counters (no wall-clock fields)
-    // The I/O account (docs/model.md, "Faults and recovery: FCP recovery"): every issued I/O is
-    // completed, failed or outstanding, and the outstanding ones are held by the layer below the
-    // workload (the volume, or the device driver). Empty when it balances, else what does not.
-    std::string account_violation() const;
-
-    // transport=loop only (null otherwise).
-    loop::Loop& loop() { return *loop_; }
-    hba::InitiatorHba& initiator() { return *initiator_; }
-    hba::TargetHba& target(unsigned disk) { return *targets_.at(disk); }
-    // volume.raid != none only.
-    controller::VolumeController* volume() { return volume_.get(); }
-    controller::IdealTransport* ideal_transport() { return ideal_.get(); }
-    // The measured response-time distribution (--cdf).
-    void write_cdf(std::ostream& out) const { stats_->write_cdf(out); }
-    disk::Disk& disk_model(unsigned disk) { return *disks_.at(disk); }
-    host::Workload& workload() { return *workload_; }
-    host::EraseJob* erase_job() { return erase_; }  // workload.type=erase only
-    host::DeviceDriver& driver() { return *driver_; }  // transport=loop only
     const SimConfig& config() const { return config_; }
+    const ModuleConfigs& modules() const { return modules_; }
     // AL_PA of each disk: the lowest priorities, in loop_ID order, skipping the controller's.
-    const std::vector<phy::AlPa>& disk_al_pas() const { return disk_al_pas_; }
+    const std::vector<phy::AlPa>& disk_al_pas() const { return modules_.disk_al_pas; }
+
+    // The components. Only with transport=loop: loop, initiator, target, driver (on_loop()).
+    bool on_loop() const { return loop_ != nullptr; }
+    loop::Loop& loop() { return *loop_; }
+    std::vector<const loop::LPort*> ports() const;  // empty without a loop
+    hba::InitiatorHba& initiator() { return *initiator_; }
+    const hba::InitiatorHba& initiator() const { return *initiator_; }
+    hba::TargetHba& target(unsigned disk) { return *targets_.at(disk); }
+    std::vector<const hba::TargetHba*> targets() const;
+    host::DeviceDriver& driver() { return *driver_; }
+    const host::DeviceDriver& driver() const { return *driver_; }
+    disk::Disk& disk_model(unsigned disk) { return *disks_.at(disk); }
+    std::vector<const disk::Disk*> disks() const;
+    controller::VolumeController* volume() const { return volume_.get(); }  // volume.raid != none only
+    controller::IdealTransport* ideal_transport() const { return ideal_.get(); }  // transport=ideal only
+    host::Workload& workload() const { return *workload_; }
+    host::EraseJob* erase_job() const { return erase_; }  // workload.type=erase only
+    const Statistics& statistics() const { return *stats_; }
+    const cosim::RtlTransmitQueue* rtl_queue() const { return rtl_queue_; }                 // cmdf.impl=rtl
+    const cosim::LockstepTransmitQueue* lockstep_queue() const { return lockstep_queue_; }  // rtl.lockstep
 
 private:
     void build_loop();
-    std::string diagnose() const;
-    nlohmann::json disk_mechanics() const;
-    void add_erase_results(nlohmann::json& j) const;
-    std::unique_ptr<loop::TransmitQueue> make_controller_queue(const hba::CommandFirst& policy);
+    std::unique_ptr<loop::TransmitQueue> make_controller_queue();
 
     SimConfig config_;
-    std::vector<phy::AlPa> disk_al_pas_;
+    ModuleConfigs modules_;
     std::unique_ptr<loop::Loop> loop_;
     std::unique_ptr<host::HostMemory> memory_;
     std::unique_ptr<hba::InitiatorHba> initiator_;
@@ -104,7 +96,6 @@ private:
     sc_core::sc_trace_file* vcd_ = nullptr;
     std::string vcd_file_;  // the ports' VCD, and the time it must end with
     sc_core::sc_time vcd_end_;
-    bool stopped_by_workload_ = false;
     cosim::RtlTransmitQueue* rtl_queue_ = nullptr;           // cmdf.impl=rtl
     cosim::LockstepTransmitQueue* lockstep_queue_ = nullptr;  // rtl.lockstep
 };

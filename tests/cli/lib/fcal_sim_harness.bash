@@ -1,5 +1,5 @@
-# Shared by the fcal-sim CLI test scripts (sourced, not a test of its own): the simulator under test,
-# a scratch folder, pass/fail reporting, and a runner that keeps stdout, stderr and the exit code.
+# Shared by the fcal-sim CLI test scripts (sourced, not a test of its own): the simulator under test
+# (and its test variant), a scratch folder, pass/fail reporting, and a runner that keeps stdout, stderr and the exit code.
 # Usage, in a script called with the bin dir as $1:  source "$(dirname "$0")/lib/fcal_sim_harness.bash" "$1"
 sim="$1/fcal-sim"
 tmp=$(mktemp -d)
@@ -17,6 +17,12 @@ run() {
     rc=$?
     set -e
     [[ $rc -ne 124 ]] || fail "fcal-sim $*: still running after 60 s"
+}
+# The same with fcal-sim-test, the test variant that has the test-only hooks (--test-lose-io,
+# --test-throw-io, --test-drop-frame, --test-drop-disk; tb/test_hooks.hpp).
+run_hooked() {
+    local sim="${sim}-test"
+    run "$@"
 }
 expect_rc() { [[ $rc -eq $1 ]] || fail "$2: exit code $rc, expected $1 (stderr: $(head -c 2000 "$tmp/err"))"; }
 expect_error() {  # exit 2 with one line on stderr naming $1

@@ -3,6 +3,7 @@
 // here from first principles (2^63 picoseconds, 65536 frames per sequence), not read from the code.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -160,25 +161,41 @@ TEST_CASE("config_limits: I/O counts whose total overflows 64 bits are refused")
 
 TEST_CASE("config_limits: every time-valued key is bounded by sc_time's range")
 {
-    struct TimeKey {
-        const char* key;
-        double seconds_per_unit;
-    };
-    const std::vector<TimeKey> keys = {
-        {"initiator.cmd_exec_us", 1e-6}, {"initiator.xfer_rdy_us", 1e-6}, {"initiator.dma_sched_us", 1e-6},
-        {"initiator.frame_proc_ns", 1e-9}, {"initiator.sft_us", 1e-6},     {"target.cmd_exec_us", 1e-6},
-        {"target.rsp_gen_us", 1e-6},       {"target.dma_sched_us", 1e-6},  {"target.frame_proc_ns", 1e-9},
-        {"target.sft_us", 1e-6},           {"driver.arrival_us", 1e-6},    {"driver.completion_us", 1e-6},
-        {"disk.access_ms", 1e-3},          {"sim.time_limit_s", 1.0}};
-    for (const auto& k : keys) {
-        INFO(k.key);
-        auto t = fcal_parameters();
-        t.set(k.key, text(0.999 * kLongest / k.seconds_per_unit));
-        CHECK(accepted(t));
-        t.set(k.key, text(1.001 * kLongest / k.seconds_per_unit));
-        CHECK(contains(error_of([&] { build_config(t); }), std::string(k.key) + ": "));
-        t.set(k.key, "1e300");
-        CHECK(contains(error_of([&] { build_config(t); }), std::string(k.key) + ": "));
+    // Every key whose unit is a time, as its declaration says (issue 20: the limit is derived from
+    // the declaration, so a new time key is bounded without a line here), at least these.
+    const std::vector<std::string> at_least = {
+        "initiator.cmd_exec_us", "initiator.xfer_rdy_us", "initiator.dma_sched_us", "initiator.frame_proc_ns",
+        "initiator.sft_us",      "target.cmd_exec_us",    "target.rsp_gen_us",      "target.dma_sched_us",
+        "target.frame_proc_ns",  "target.sft_us",         "driver.arrival_us",      "driver.completion_us",
+        "disk.access_ms",        "sim.time_limit_s",      "disk.seek_read_min_ms",  "disk.sector_time_outer_ms"};
+    const std::vector<std::pair<std::string, double>> units = {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+    std::vector<std::string> checked;
+    const auto table = fcal_parameters();
+    for (const auto& p : table.parameters()) {
+        double seconds_per_unit = 0;
+        for (const auto& [unit, seconds] : units)
+            if (p.unit == unit) seconds_per_unit = seconds;
+        // Keys whose own range stops far short of the limit (loop.al_time_us) cannot reach it.
+        if (seconds_per_unit == 0 || p.real_max < kLongest / seconds_per_unit) continue;
+        // A per-disk key is checked for disk.<name> and for an override disk.<i>.<name>.
+        std::vector<std::string> keys = {p.key};
+        if (p.per_disk) keys.push_back("disk.1." + p.key.substr(5));
+        for (const auto& key : keys) {
+            INFO(key);
+            auto t = fcal_parameters();
+            t.set("disk.count", "2");
+            t.set(key, text(0.999 * kLongest / seconds_per_unit));
+            CHECK(accepted(t));
+            t.set(key, text(1.001 * kLongest / seconds_per_unit));
+            CHECK(contains(error_of([&] { build_config(t); }), key + ": "));
+            t.set(key, "1e300");
+            CHECK(contains(error_of([&] { build_config(t); }), key + ": "));
+        }
+        checked.push_back(p.key);
+    }
+    for (const auto& key : at_least) {
+        INFO(key);
+        CHECK(std::find(checked.begin(), checked.end(), key) != checked.end());
     }
 }
 

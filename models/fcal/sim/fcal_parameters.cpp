@@ -1,0 +1,432 @@
+// fcal's parameters, each declared once with the field of SimConfig it fills (sim/parameter.hpp).
+// Adding a key is one declaration here plus its use where the model reads the field.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fcal/sim/member_binding.hpp"
+#include "fcal/sim/parameter_table.hpp"
+#include "fcal/sim/sim_config.hpp"
+
+namespace fcal::sim {
+
+namespace {
+
+using Field = std::shared_ptr<const FieldBinding>;
+
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kKi = 1024;
+constexpr std::int64_t kMi = kKi * kKi;
+constexpr std::int64_t kGi = kMi * kKi;
+constexpr std::int64_t kMaxFramePayload = 2112;  // FC-FS data field limit
+constexpr std::int64_t kMaxBuffers = 1024;
+
+Parameter declared(std::string key, ParamType type, Field field, std::string unit, std::string description)
+{
+    Parameter p;
+    p.key = std::move(key);
+    p.type = type;
+    p.field = std::move(field);
+    p.unit = std::move(unit);
+    p.description = std::move(description);
+    return p;
+}
+
+Parameter boolean(std::string key, Field field, bool fallback, std::string description)
+{
+    Parameter p = declared(std::move(key), ParamType::Bool, std::move(field), "", std::move(description));
+    p.default_value = fallback;
+    return p;
+}
+
+Parameter integer(std::string key, Field field, std::optional<std::int64_t> fallback, std::int64_t min, std::int64_t max,
+                  std::string unit, std::string description)
+{
+    Parameter p = declared(std::move(key), ParamType::Integer, std::move(field), std::move(unit), std::move(description));
+    if (fallback) p.default_value = *fallback;
+    p.int_min = min;
+    p.int_max = max;
+    return p;
+}
+
+Parameter bytes(std::string key, Field field, std::int64_t fallback, std::int64_t min, std::int64_t max, std::string description,
+                std::int64_t multiple_of = 1)
+{
+    Parameter p = integer(std::move(key), std::move(field), fallback, min, max, "bytes", std::move(description));
+    p.type = ParamType::Bytes;
+    p.multiple_of = multiple_of;
+    return p;
+}
+
+Parameter real(std::string key, Field field, std::optional<double> fallback, double min, std::string unit, std::string description,
+               bool min_exclusive = false, double max = std::numeric_limits<double>::infinity())
+{
+    Parameter p = declared(std::move(key), ParamType::Real, std::move(field), std::move(unit), std::move(description));
+    if (fallback) p.default_value = *fallback;
+    p.real_min = min;
+    p.real_min_exclusive = min_exclusive;
+    p.real_max = max;
+    return p;
+}
+
+// Overheads and lengths: zero is allowed (it switches the effect off), negative is not.
+Parameter non_negative(std::string key, Field field, double fallback, std::string unit, std::string description)
+{
+    return real(std::move(key), std::move(field), fallback, 0.0, std::move(unit), std::move(description));
+}
+
+// Rates divide sizes, so zero is refused.
+Parameter positive(std::string key, Field field, double fallback, std::string unit, std::string description)
+{
+    return real(std::move(key), std::move(field), fallback, 0.0, std::move(unit), std::move(description), true);
+}
+
+// The table of {text, value} both parses and prints the choice; `fallback` must be one of its values.
+template <class E>
+Parameter choice(std::string key, Field field, E fallback, std::vector<std::pair<const char*, E>> table, std::string description)
+{
+    Parameter p = declared(std::move(key), ParamType::Choice, std::move(field), "", std::move(description));
+    for (const auto& [text, value] : table) {
+        p.choices.push_back({text, static_cast<std::int64_t>(value)});
+        if (value == fallback) p.default_value = std::string(text);
+    }
+    return p;
+}
+
+Parameter al_pa(std::string key, Field field, phy::AlPa fallback, std::string description)
+{
+    Parameter p = declared(std::move(key), ParamType::AlPa, std::move(field), "", std::move(description));
+    p.default_value = std::int64_t{fallback};
+    return p;
+}
+
+// A default computed from other keys when the key is not given (`text` says how, for listings).
+Parameter derived(Parameter p, std::string text, void (*derive)(SimConfig&))
+{
+    p.default_value.reset();
+    p.default_text = std::move(text);
+    p.derive = derive;
+    return p;
+}
+
+// A key left unset unless given; its field is a std::optional.
+Parameter optional(Parameter p)
+{
+    p.default_value.reset();
+    p.default_text = "unset";
+    return p;
+}
+
+// Disks may differ: disk.<i>.<name> overrides disk.<name> for disk i (docs/model.md, "Erasure").
+Parameter per_disk(Parameter p)
+{
+    p.per_disk = true;
+    return p;
+}
+
+// The fields of SimConfig's sections (a member of a base too: HbaConfig's for the initiator).
+template <class M>
+Field loop(M member) { return at(&SimConfig::loop, member); }
+template <class M>
+Field initiator(M member) { return at(&SimConfig::initiator, member); }
+template <class M>
+Field target(M member) { return at(&SimConfig::target, member); }
+template <class M>
+Field disk(M member) { return at(&SimConfig::disk, member); }
+template <class M>
+Field workload(M member) { return at(&SimConfig::workload, member); }
+
+void add_loop(ParameterTable& t)
+{
+    // Loop (docs/model.md, "The physical layer: line rates and word time", "The loop: timing and
+    // round trip").
+    t.add(choice("loop.speed", loop(&LoopConfig::rate), phy::LineRate::G2,
+                 {{"1GFC", phy::LineRate::G1}, {"2GFC", phy::LineRate::G2}, {"4GFC", phy::LineRate::G4}, {"8GFC", phy::LineRate::G8}},
+                 "line rate of every link on the loop"));
+    // The thesis's loop ran at exactly 2 Gbaud, not 2GFC's 2.125 (docs/model.md, "The physical layer: line rate override").
+    t.add(derived(real("loop.baud_gbps", loop(&LoopConfig::baud_gbps), std::nullopt, 0.1, "Gbaud",
+                       "line rate in Gbaud of every link; overrides the standard baud of loop.speed", false, 100.0),
+                  "from loop.speed", [](SimConfig& c) { c.loop.baud_gbps = phy::baud(c.loop.rate) / 1e9; }));
+    t.add(derived(integer("loop.nodes", loop(&LoopConfig::nodes), std::nullopt, 2, 127, "ports",
+                          "L_Ports on the loop; those beyond the controller and the disks only repeat"),
+                  "disk.count+1", [](SimConfig& c) { c.loop.nodes = c.disk.count + 1; }));
+    t.add(non_negative("loop.hop_m", loop(&LoopConfig::hop_m), 2.0, "m", "cable length between neighbouring ports"));
+    t.add(optional(real("loop.length_m", loop(&LoopConfig::length_m), std::nullopt, 0.0, "m",
+                        "total cable length round the loop, split evenly over the hops; overrides loop.hop_m")));
+    t.add(integer("loop.port_delay_words", loop(&LoopConfig::port_delay_words), 6, 1, 1000, "words",
+                  "delay of a port that repeats words (retiming buffer)"));
+    t.add(non_negative("loop.propagation_ns_per_m", loop(&LoopConfig::propagation_ns_per_m), 5.0, "ns/m",
+                       "signal propagation delay in the cable"));
+    // Faults on the loop (docs/model.md, "Faults and recovery", "The loop").
+    t.add(real("loop.ber", loop(&LoopConfig::ber), 0.0, 0.0, "", "bit error rate of every link (0: no errors)", false, 1e-3));
+    t.add(real("loop.al_time_us", loop(&LoopConfig::al_time_us), 15000.0, 0.0, "us",
+               "AL_TIME: longest wait of a circuit for its peer before it closes or is abandoned", true, 1e7));
+}
+
+void add_initiator(ParameterTable& t)
+{
+    // Initiator HBA, the storage controller (docs/model.md, "The HBAs").
+    t.add(al_pa("initiator.al_pa", initiator(&InitiatorConfig::al_pa), 0x01, "AL_PA of the controller; lower wins arbitration"));
+    t.add(boolean("initiator.fair", initiator(&HbaConfig::fair), true, "the controller obeys the access fairness window"));
+    t.add(integer("initiator.incoming_buffers", initiator(&HbaConfig::incoming_buffers), 3, 1, kMaxBuffers, "frames",
+                  "receive buffers of the controller"));
+    t.add(integer("initiator.login_bb_credit", initiator(&HbaConfig::login_bb_credit), 0, 0, kMaxBuffers, "frames",
+                  "frames others may send right after OPEN before an R_RDY; at most incoming_buffers"));
+    t.add(boolean("initiator.full_duplex", initiator(&HbaConfig::full_duplex), false,
+                  "the controller opens with OPN(yx) so both directions carry frames"));
+    t.add(non_negative("initiator.circuit_hold_us", initiator(&HbaConfig::circuit_hold_us), 0.0, "us",
+                       "close timer: an open circuit waits this long after the last word for another frame to the peer (0: close at once)"));
+    t.add(bytes("initiator.max_payload", initiator(&HbaConfig::max_payload), 2048, 4, kMaxFramePayload,
+                "largest data-frame payload the controller sends", 4));
+    t.add(non_negative("initiator.cmd_exec_us", initiator(&HbaConfig::cmd_exec_us), 43.9, "us",
+                       "main-processor time to execute one I/O command"));
+    t.add(non_negative("initiator.xfer_rdy_us", initiator(&InitiatorConfig::xfer_rdy_us), 11.8, "us",
+                       "handling of an incoming XFER_RDY before write data moves"));
+    t.add(positive("initiator.dma_mbs", initiator(&HbaConfig::dma_mbs), 1064.0, "MB/s",
+                   "DMA engine bandwidth to host memory (MB = 10^6 bytes)"));
+    t.add(non_negative("initiator.dma_sched_us", initiator(&HbaConfig::dma_sched_us), 15.5, "us", "DMA scheduler overhead per transfer"));
+    t.add(choice("initiator.dma_policy", initiator(&InitiatorConfig::dma_policy), hba::DmaPolicy::Fcfs,
+                 {{"fcfs", hba::DmaPolicy::Fcfs}, {"round_robin", hba::DmaPolicy::RoundRobin}},
+                 "order in which the DMA scheduler serves transfers"));
+    t.add(non_negative("initiator.frame_proc_ns", initiator(&HbaConfig::frame_proc_ns), 400.0, "ns", "processing of each incoming frame"));
+    t.add(non_negative("initiator.sft_us", initiator(&HbaConfig::sft_us), 20.2, "us",
+                       "single-frame transfer that delivers an FCP_RSP to host memory"));
+    t.add(non_negative("initiator.task_set_full_retry_us", initiator(&InitiatorConfig::task_set_full_retry_us), 500.0, "us",
+                       "wait before a command a disk answered TASK SET FULL is issued again"));
+    // FCP recovery (docs/model.md, "Faults and recovery: FCP recovery").
+    t.add(positive("initiator.exchange_timeout_ms", initiator(&InitiatorConfig::exchange_timeout_ms), 30000.0, "ms",
+                   "an exchange not complete this long after the HBA took its I/O is aborted with ABTS"));
+    t.add(positive("initiator.abts_timeout_ms", initiator(&InitiatorConfig::abts_timeout_ms), 20000.0, "ms",
+                   "wait for the BA_ACC to an ABTS before the exchange is given up all the same"));
+    t.add(integer("initiator.max_outstanding", initiator(&InitiatorConfig::max_outstanding), 255, 1, 65535, "requests",
+                  "requests the driver keeps in the HBA at once; the rest wait in the driver"));
+    // The outgoing descriptor FIFOs (docs/model.md, "The transmit queue"); the RTL's tags are 8 bits.
+    t.add(integer("initiator.tx_fifo_frames", initiator(&InitiatorConfig::tx_fifo_frames), 64, 1, 128, "frames",
+                  "depth of the controller's outgoing frame FIFO (every frame; data only with cmdf.fifo=command_queue)"));
+    t.add(integer("initiator.cmd_fifo_frames", initiator(&InitiatorConfig::cmd_fifo_frames), 16, 1, 128, "frames",
+                  "depth of the command FIFO (cmdf.fifo=command_queue only)"));
+}
+
+void add_target(ParameterTable& t)
+{
+    // Target HBA, the disk interface (docs/model.md, "The HBAs").
+    t.add(boolean("target.fair", target(&HbaConfig::fair), true, "the disks obey the access fairness window"));
+    t.add(integer("target.incoming_buffers", target(&HbaConfig::incoming_buffers), 2, 1, kMaxBuffers, "frames",
+                  "receive buffers of each disk interface"));
+    t.add(integer("target.login_bb_credit", target(&HbaConfig::login_bb_credit), 0, 0, kMaxBuffers, "frames",
+                  "frames others may send right after OPEN before an R_RDY; at most incoming_buffers"));
+    t.add(boolean("target.full_duplex", target(&HbaConfig::full_duplex), false, "disks open with OPN(yx) so both directions carry frames"));
+    t.add(non_negative("target.circuit_hold_us", target(&HbaConfig::circuit_hold_us), 0.0, "us",
+                       "close timer: an open circuit waits this long after the last word for another frame to the peer (0: close at once)"));
+    t.add(bytes("target.max_payload", target(&HbaConfig::max_payload), 2048, 4, kMaxFramePayload,
+                "largest data-frame payload a disk sends", 4));
+    t.add(non_negative("target.cmd_exec_us", target(&HbaConfig::cmd_exec_us), 47.4, "us", "time for a disk interface to execute one command"));
+    t.add(non_negative("target.rsp_gen_us", target(&TargetConfig::rsp_gen_us), 10.3, "us", "generation of the FCP_RSP after the last data"));
+    t.add(positive("target.dma_mbs", target(&HbaConfig::dma_mbs), 1064.0, "MB/s", "DMA engine bandwidth to the disk buffer (MB = 10^6 bytes)"));
+    t.add(non_negative("target.dma_sched_us", target(&HbaConfig::dma_sched_us), 15.5, "us", "DMA scheduler overhead per transfer"));
+    t.add(non_negative("target.frame_proc_ns", target(&HbaConfig::frame_proc_ns), 400.0, "ns", "processing of each incoming frame"));
+    t.add(non_negative("target.sft_us", target(&HbaConfig::sft_us), 20.2, "us",
+                       "single-frame transfer between the interface and the disk controller"));
+    t.add(positive("target.data_timeout_ms", target(&TargetConfig::data_timeout_ms), 60000.0, "ms",
+                   "a write whose burst has not all come this long after its XFER_RDY is dropped and its disk slot freed"));
+    t.add(bytes("target.burst_bytes", target(&TargetConfig::burst_bytes), 0, 0, kGi,
+                "data a disk moves per XFER_RDY or read connection; 0 = the whole transfer at once"));
+}
+
+void add_driver(ParameterTable& t)
+{
+    // Device driver (docs/model.md, "The device driver and host memory").
+    t.add(non_negative("driver.arrival_us", at(&SimConfig::driver, &DriverConfig::arrival_us), 0.0, "us",
+                       "driver processing of each arriving request"));
+    t.add(non_negative("driver.completion_us", at(&SimConfig::driver, &DriverConfig::completion_us), 0.0, "us",
+                       "driver processing of each completion"));
+    t.add(integer("driver.retries", at(&SimConfig::driver, &DriverConfig::retries), 3, 0, 1000, "retries",
+                  "times an I/O whose exchange was aborted is issued again before it is reported failed"));
+}
+
+void add_disk(ParameterTable& t)
+{
+    // Disks (docs/model.md, "The disks").
+    t.add(integer("disk.count", disk(&DiskConfig::count), 16, 1, 125, "disks", "disks on the loop"));
+    t.add(per_disk(non_negative("disk.access_ms", disk(&DiskConfig::access_ms), 2.0, "ms", "access time per command before data moves")));
+    t.add(per_disk(positive("disk.rate_mbs", disk(&DiskConfig::rate_mbs), 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)")));
+    t.add(per_disk(integer("disk.queue_slots", disk(&DiskConfig::queue_slots), 16, 1, 1024, "commands",
+                           "commands a disk accepts at once; one more is answered TASK SET FULL")));
+    // Fixed and zoned disks (docs/model.md, "The disks"); the zoned defaults are the Seagate
+    // ST3500630NS of docs/model.md's drive table (configs/disks/).
+    t.add(choice("disk.model", disk(&DiskConfig::model), disk::DiskModel::Fixed,
+                 {{"fixed", disk::DiskModel::Fixed}, {"zoned", disk::DiskModel::Zoned}},
+                 "fixed: disk.access_ms + size / disk.rate_mbs; zoned: the mechanical model (seek, rotation, zones, buffer)"));
+    t.add(per_disk(choice("disk.access_dist", disk(&DiskConfig::access_dist), disk::AccessDist::Constant,
+                          {{"constant", disk::AccessDist::Constant}, {"uniform", disk::AccessDist::Uniform},
+                           {"exponential", disk::AccessDist::Exponential}},
+                          "fixed model: distribution of the access time, mean disk.access_ms (uniform on [0, 2 mean])")));
+    t.add(per_disk(positive("disk.rpm", disk(&DiskConfig::rpm), 7200.0, "rpm", "zoned: spindle speed; one revolution R_max = 60000 / rpm ms")));
+    t.add(per_disk(integer("disk.cylinders", disk(&DiskConfig::cylinders), 60801, 3, 10000000, "cylinders", "zoned: cylinders")));
+    t.add(per_disk(integer("disk.heads", disk(&DiskConfig::heads), 15, 1, 255, "heads", "zoned: recording surfaces (tracks per cylinder)")));
+    t.add(bytes("disk.sector_bytes", disk(&DiskConfig::sector_bytes), 512, 256, 65536, "zoned: sector size, the LBA unit"));
+    t.add(per_disk(positive("disk.sector_time_inner_ms", disk(&DiskConfig::sector_time_inner_ms), 0.012064, "ms",
+                            "zoned: time of one sector on the innermost track (t_max)")));
+    t.add(per_disk(positive("disk.sector_time_outer_ms", disk(&DiskConfig::sector_time_outer_ms), 0.005976, "ms",
+                            "zoned: time of one sector on the outermost track (t_min)")));
+    t.add(per_disk(non_negative("disk.seek_read_min_ms", disk(&DiskConfig::seek_read_min_ms), 0.8, "ms",
+                                "zoned: read seek over one cylinder (track to track)")));
+    t.add(per_disk(non_negative("disk.seek_read_max_ms", disk(&DiskConfig::seek_read_max_ms), 17.0, "ms",
+                                "zoned: read seek over every cylinder (full stroke)")));
+    t.add(per_disk(non_negative("disk.seek_write_min_ms", disk(&DiskConfig::seek_write_min_ms), 1.0, "ms",
+                                "zoned: write seek over one cylinder (track to track)")));
+    t.add(per_disk(non_negative("disk.seek_write_max_ms", disk(&DiskConfig::seek_write_max_ms), 18.0, "ms",
+                                "zoned: write seek over every cylinder (full stroke)")));
+    t.add(choice("disk.positioning", disk(&DiskConfig::positioning), disk::PositioningMode::Physical,
+                 {{"physical", disk::PositioningMode::Physical}, {"stochastic", disk::PositioningMode::Stochastic}},
+                 "zoned: physical = head position and spindle phase are state; stochastic = independent draws (f_D)"));
+    t.add(choice("disk.scheduler", disk(&DiskConfig::scheduler), disk::Scheduler::Fcfs,
+                 {{"fcfs", disk::Scheduler::Fcfs}, {"sptf", disk::Scheduler::Sptf}},
+                 "zoned: order of the queued commands; sptf = shortest positioning time first (physical only)"));
+    t.add(per_disk(boolean("disk.write_cache", disk(&DiskConfig::write_cache), false,
+                           "zoned: write-back (complete once in the buffer) instead of write-through")));
+    t.add(per_disk(integer("disk.buffer_kib", disk(&DiskConfig::buffer_kib), 1024, 8, 4194304, "KiB",
+                           "zoned: buffer for read streaming, and the write cache's limit")));
+    t.add(per_disk(real("disk.buffer_full_ratio", disk(&DiskConfig::buffer_full_ratio), 0.25, 0.0, "",
+                        "zoned: read data go to the HBA when the buffer holds this share of it or the rest of the I/O", true, 1.0)));
+    t.add(per_disk(non_negative("disk.command_overhead_us", disk(&DiskConfig::command_overhead_us), 0.0, "us",
+                                "zoned: controller firmware time per command")));
+    // A fixed disk's capacity: what an erase job writes (docs/model.md, "Erasure"); LBAs are 32 bits.
+    t.add(per_disk(real("disk.capacity_gb", disk(&DiskConfig::capacity_gb), 0.0, 0.0, "GB",
+                        "fixed: capacity (GB = 10^9 bytes, 512-byte blocks) that erase jobs write and LBAs are checked against; 0 = none",
+                        false, 2199.0)));
+}
+
+void add_workload(ParameterTable& t)
+{
+    // Workload and measurement window (docs/model.md, "The workloads", "Statistics and the
+    // measurement window").
+    t.add(choice("workload.type", workload(&WorkloadConfig::type), WorkloadType::Closed,
+                 {{"closed", WorkloadType::Closed}, {"open", WorkloadType::Open}, {"erase", WorkloadType::Erase}},
+                 "closed: queue_depth I/Os always outstanding per disk; open: Poisson arrivals at rate_iops; erase: erase.*"));
+    t.add(integer("workload.queue_depth", workload(&WorkloadConfig::queue_depth), 1, 1, 1024, "I/Os",
+                  "I/Os outstanding per disk in the closed workload"));
+    t.add(bytes("workload.io_size", workload(&WorkloadConfig::io_size), 64 * kKi, 1, kGi, "bytes moved by each I/O"));
+    t.add(real("workload.read_fraction", workload(&WorkloadConfig::read_fraction), 1.0, 0.0, "",
+               "probability that an I/O is a read (else a write)", false, 1.0));
+    t.add(non_negative("workload.rate_iops", workload(&WorkloadConfig::rate_iops), 0.0, "IO/s",
+                       "arrival rate of the open workload, over all disks; must be > 0 when workload.type is open"));
+    t.add(integer("workload.measured_ios", workload(&WorkloadConfig::measured_ios), 2000, 1, kInt64Max, "I/Os",
+                  "completions in the measured window"));
+    t.add(derived(integer("workload.warmup_ios", workload(&WorkloadConfig::warmup_ios), std::nullopt, 0, kInt64Max, "I/Os",
+                          "completions left out at the start; as many are left out at the end as cool-down"),
+                  "10*workload.queue_depth*disk.count",
+                  [](SimConfig& c) { c.workload.warmup_ios = 10ull * c.workload.queue_depth * c.disk.count; }));
+    t.add(integer("workload.seed", workload(&WorkloadConfig::seed), 1, 0, kInt64Max, "", "seed of the random number generators"));
+
+    // The workloads' addresses, the storage controller's volume and the transport below it (docs/model.md,
+    // "The workloads", "The storage controller: volumes and RAID", "The ideal transport").
+    t.add(choice("workload.lba", workload(&WorkloadConfig::lba), host::LbaPattern::Random,
+                 {{"random", host::LbaPattern::Random}, {"sequential", host::LbaPattern::Sequential}},
+                 "random: LBAs uniform over the disk or volume; sequential: each I/O right after the previous one"));
+    t.add(choice("volume.raid", at(&SimConfig::volume, &VolumeConfig::raid), controller::RaidLevel::None,
+                 {{"none", controller::RaidLevel::None}, {"raid0", controller::RaidLevel::Raid0},
+                  {"raid1", controller::RaidLevel::Raid1}, {"raid5", controller::RaidLevel::Raid5}},
+                 "none: each disk its own volume; else all disks form one volume (raid1: mirrored pairs, even disk.count)"));
+    t.add(integer("volume.stripe_kib", at(&SimConfig::volume, &VolumeConfig::stripe_kib), 64, 1, 1024 * 1024, "KiB",
+                  "stripe unit of the volume"));
+    t.add(choice("volume.split_merge", at(&SimConfig::volume, &VolumeConfig::split_merge), controller::SplitMerge::ForkJoin,
+                 {{"fork_join", controller::SplitMerge::ForkJoin}, {"strict", controller::SplitMerge::Strict}},
+                 "fork_join: requests' member commands interleave at the disks; strict: one request at a time"));
+    // DECODE (docs/model.md, "DECODE").
+    t.add(boolean("volume.decode", at(&SimConfig::volume, &VolumeConfig::decode), false,
+                  "raid0 only: DECODE write load balancing (a written unit may move to a less loaded disk)"));
+    t.add(integer("decode.area_units", at(&SimConfig::decode, &DecodeConfig::area_units), 10, 0, 1000000, "units",
+                  "equivalent area: rows of stripe units around a unit's original position, on every disk; 0 = never move"));
+    t.add(real("decode.threshold", at(&SimConfig::decode, &DecodeConfig::threshold), 0.5, 0.0, "",
+               "a unit moves only if the chosen disk's load is at most this x the load of the disk holding it", false, 1.0));
+    t.add(boolean("decode.own_write", at(&SimConfig::decode, &DecodeConfig::own_write), true,
+                  "count the write's own estimated service time in both loads of the threshold test"));
+    t.add(derived(real("decode.free_fraction", at(&SimConfig::decode, &DecodeConfig::free_fraction), std::nullopt, 0.0, "",
+                       "share of each stripe group's slots left free (raid0; with volume.decode=false: the same layout unused)",
+                       false, 0.5),
+                  "0.125 with volume.decode, else 0", [](SimConfig& c) { c.decode.free_fraction = c.volume.decode ? 0.125 : 0.0; }));
+    t.add(bytes("workload.io_size_max", workload(&WorkloadConfig::io_size_max), 0, 0, kGi,
+                "0: every I/O is workload.io_size; else sizes uniform in whole LBA blocks from workload.io_size to this"));
+    t.add(bytes("workload.span_bytes", workload(&WorkloadConfig::span_bytes), 0, 0, kGi * kMi,
+                "0: LBAs over the whole disk or volume; else within its first span_bytes (a file)"));
+}
+
+void add_erase(ParameterTable& t)
+{
+    // Erasure jobs, workload.type=erase (docs/model.md, "Erasure").
+    t.add(choice("erase.command", at(&SimConfig::erase, &EraseConfig::command), host::EraseCommand::WriteSame,
+                 {{"write", host::EraseCommand::Write}, {"write_same", host::EraseCommand::WriteSame}},
+                 "erase: WRITE(10) with the data on the wire, or WRITE SAME(10) with one block per range"));
+    t.add(choice("erase.strategy", at(&SimConfig::erase, &EraseConfig::strategy), host::EraseStrategy::Parallel,
+                 {{"sequential", host::EraseStrategy::Sequential}, {"round_robin", host::EraseStrategy::RoundRobin},
+                  {"parallel", host::EraseStrategy::Parallel}},
+                 "erase: one disk after the other, one command per disk in turn, or one stream per disk"));
+    t.add(choice("erase.tl_policy", at(&SimConfig::erase, &EraseConfig::tl_by_disk_count), false,
+                 {{"fixed", false}, {"by_disk_count", true}},
+                 "erase: WRITE transfer length erase.transfer_blocks, or 4096 / erase.disks rounded down to a power of two"));
+    t.add(integer("erase.transfer_blocks", at(&SimConfig::erase, &EraseConfig::transfer_blocks), 256, 1, 65535, "blocks",
+                  "erase: WRITE(10) transfer length (erase.tl_policy=fixed)"));
+    t.add(integer("erase.same_blocks", at(&SimConfig::erase, &EraseConfig::same_blocks), 65535, 1, 65535, "blocks",
+                  "erase: blocks per WRITE SAME(10) range (the last one: the rest)"));
+    t.add(derived(integer("erase.disks", at(&SimConfig::erase, &EraseConfig::disks), std::nullopt, 1, 125, "disks",
+                          "erase: the first this many disks of the loop are erased"),
+                  "disk.count", [](SimConfig& c) { c.erase.disks = c.disk.count; }));
+    t.add(choice("transport", at(&SimConfig::transport), Transport::Loop, {{"loop", Transport::Loop}, {"ideal", Transport::Ideal}},
+                 "loop: driver, HBAs and the FC-AL loop; ideal: the controller reaches the disks directly in zero time"));
+}
+
+void add_schedule(ParameterTable& t)
+{
+    // Frame scheduling (docs/model.md, "Command-First").
+    // The default is the baseline's (docs/model.md, "The baseline scenario"), which has CMDF on.
+    t.add(choice("schedule", at(&SimConfig::schedule), Schedule::Cmdf, {{"normal", Schedule::Normal}, {"cmdf", Schedule::Cmdf}},
+                 "normal: all cmdf.* off; cmdf: command_queue + arbitration + preempt (cmdf.* keys given override it)"));
+    // The three Command-First levels; unset, they follow the schedule.
+    t.add(derived(choice("cmdf.fifo", at(&SimConfig::cmdf, &hba::CommandFirst::fifo), hba::CommandFifo::Off,
+                         {{"off", hba::CommandFifo::Off}, {"reorder", hba::CommandFifo::Reorder},
+                          {"command_queue", hba::CommandFifo::CommandQueue}},
+                         "commands ahead of data: reorder = inserted ahead in one FIFO, command_queue = separate FIFO checked first"),
+                  "from schedule", [](SimConfig& c) {
+                      c.cmdf.fifo = c.schedule == Schedule::Cmdf ? hba::CommandFifo::CommandQueue : hba::CommandFifo::Off;
+                  }));
+    t.add(derived(boolean("cmdf.arbitration", at(&SimConfig::cmdf, &hba::CommandFirst::arbitration), false,
+                          "with a command at the head, arbitrate even when fairness forbids it"),
+                  "from schedule", [](SimConfig& c) { c.cmdf.arbitration = c.schedule == Schedule::Cmdf; }));
+    t.add(derived(boolean("cmdf.preempt", at(&SimConfig::cmdf, &hba::CommandFirst::preempt), false,
+                          "while OPEN, close and TRANSFER to the disk a waiting command is for"),
+                  "from schedule", [](SimConfig& c) { c.cmdf.preempt = c.schedule == Schedule::Cmdf; }));
+
+    t.add(choice("cmdf.impl", at(&SimConfig::cmdf, &CmdfConfig::impl), CmdfImpl::Model, {{"model", CmdfImpl::Model}, {"rtl", CmdfImpl::Rtl}},
+                 "the controller's transmit queue: model = the SystemC reference, rtl = the Verilated RTL (rtl/cmdf_top.v)"));
+    // Bounded so that clock edges stay representable in picoseconds over any run, and the block keeps
+    // up with the loop's push and pop rate closely enough that its time stays near the ports'.
+    t.add(real("rtl.clock_mhz", at(&SimConfig::rtl, &RtlConfig::clock_mhz), 212.5, 1.0, "MHz",
+               "clock of the RTL transmit queue (cmdf.impl=rtl)", false, 10000.0));
+    t.add(boolean("rtl.lockstep", at(&SimConfig::rtl, &RtlConfig::lockstep), false,
+                  "run the SystemC reference beside the RTL, compare every decision, stop at the first divergence (cmdf.impl=rtl)"));
+
+    t.add(positive("sim.time_limit_s", at(&SimConfig::time_limit_s), 100.0, "s",
+                   "simulated time after which the run stops regardless (safety stop)"));
+}
+
+}  // namespace
+
+ParameterTable fcal_parameters()
+{
+    ParameterTable t;
+    add_loop(t);
+    add_initiator(t);
+    add_target(t);
+    add_driver(t);
+    add_disk(t);
+    add_workload(t);
+    add_erase(t);
+    add_schedule(t);
+    return t;
+}
+
+}  // namespace fcal::sim

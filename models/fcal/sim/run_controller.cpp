@@ -1,0 +1,150 @@
+#include "fcal/sim/run_controller.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+#include "fcal/kernel/timer_facility.hpp"
+#include "fcal/sim/component_reports.hpp"
+
+namespace fcal::sim {
+
+using sc_core::sc_time;
+
+std::string to_string(RunEnd end)
+{
+    switch (end) {
+    case RunEnd::Completed: return "completed";
+    case RunEnd::TimeLimit: return "time_limit";
+    case RunEnd::Deadlock: return "deadlock";
+    case RunEnd::RtlError: return "rtl_error";
+    case RunEnd::Interrupted: return "interrupted";
+    }
+    throw std::logic_error("unknown run end");
+}
+
+RunController::RunController(StorageSystem& system) : system_(system)
+{
+    system_.workload().on_done([this] {
+        workload_done_ = true;
+        sc_core::sc_stop();
+    });
+}
+
+RunResult RunController::run(const std::function<bool()>& stop_requested)
+{
+    // In slices: SystemC runs every event up to a slice's end before it returns and continues from
+    // there, so the events, their order and every result are those of one sc_start to the limit.
+    // With nothing left to happen the rest goes in one step (to the limit, as one sc_start would).
+    const sc_time limit(system_.config().time_limit_s, sc_core::SC_SEC);
+    const sc_time slice(kRunSliceSeconds, sc_core::SC_SEC);
+    bool interrupted = false, started = false;
+    while (sc_core::sc_time_stamp() < limit && sc_core::sc_get_status() != sc_core::SC_STOPPED) {
+        if (stop_requested && stop_requested()) {
+            interrupted = true;
+            break;
+        }
+        const sc_time left = limit - sc_core::sc_time_stamp();
+        // (Before the first start nothing is pending yet.)
+        sc_core::sc_start(slice < left && (!started || sc_core::sc_pending_activity()) ? slice : left);
+        started = true;
+    }
+    system_.close_traces();
+    RunResult r;
+    // The RTL failed a check: an assertion inside it, an answer naming no frame, or (lock step) a
+    // decision the reference model takes differently.
+    const cosim::RtlTransmitQueue* rtl = system_.rtl_queue();
+    const cosim::LockstepTransmitQueue* lockstep = system_.lockstep_queue();
+    const std::string rtl_failure = rtl && !rtl->failure().empty()                 ? rtl->failure()
+                                    : lockstep && !lockstep->divergence().empty() ? lockstep->divergence()
+                                                                                   : std::string();
+    if (!rtl_failure.empty()) {
+        r.end = RunEnd::RtlError;
+        r.diagnosis = rtl_failure + "\n" + diagnosis();
+        return r;
+    }
+    if (workload_done_) return r;
+    if (interrupted) {
+        r.end = RunEnd::Interrupted;
+        r.diagnosis = diagnosis();
+        return r;
+    }
+    // Either nothing can happen any more with I/Os still open (deadlock), or time ran out. A timer
+    // notification with no deadline behind it is nothing left to happen (docs/model.md, "Simulation
+    // kernel: timers").
+    kernel::TimerFacility::drop_idle_notifications();
+    r.end = sc_core::sc_pending_activity() ? RunEnd::TimeLimit : RunEnd::Deadlock;
+    r.diagnosis = diagnosis();
+    return r;
+}
+
+std::string RunController::account_violation() const
+{
+    const host::Workload& w = system_.workload();
+    const controller::VolumeController* volume = system_.volume();
+    const std::uint64_t out = w.requests_out();
+    std::ostringstream why;
+    if (w.issued() != w.completed() + w.failed() + out)
+        why << "issued " << w.issued() << " != completed " << w.completed() << " + failed " << w.failed() << " + outstanding " << out;
+    else if (volume && volume->active() + volume->waiting() != out)
+        why << "the volume holds " << volume->active() + volume->waiting() << " requests, the workload has " << out << " outstanding";
+    else if (!volume && system_.on_loop() && system_.driver().holding() != out)
+        why << "the driver holds " << system_.driver().holding() << " requests, the workload has " << out << " outstanding";
+    return why.str();
+}
+
+std::string RunController::diagnosis() const
+{
+    std::ostringstream out;
+    out << "at " << sc_core::sc_time_stamp().to_seconds() * 1e6 << " us: ";
+    state(system_.workload(), out);
+    if (const controller::VolumeController* volume = system_.volume()) state(*volume, out);
+    if (!system_.on_loop()) {
+        out << "\n";
+        for (const disk::Disk* d : system_.disks()) state(*d, out);
+        return out.str();
+    }
+    state(system_.driver(), out);
+    out << "\n";
+    for (const loop::LPort* port : system_.ports()) state(*port, out);
+    return out.str();
+}
+
+nlohmann::json RunController::results() const
+{
+    nlohmann::json j = system_.statistics().to_json();
+    j["sim_time_s"] = sc_core::sc_time_stamp().to_seconds();
+    report(system_.workload(), j);
+    report(system_.ports(), j);  // none with the ideal transport: zeros
+    j["retries"] = 0;
+    if (system_.on_loop()) {
+        report(system_.driver(), j);
+        report(system_.initiator(), system_.targets(), j);
+    }
+    const host::EraseJob* erase = system_.erase_job();
+    j["warmup_ios"] = erase ? 0 : system_.config().workload.warmup_ios;
+    if (erase) report(*erase, system_.disks(), j);
+    report(system_.disks(), j);
+    if (const controller::VolumeController* volume = system_.volume()) report(*volume, j);
+    if (const cosim::RtlTransmitQueue* rtl = system_.rtl_queue()) report(*rtl, system_.lockstep_queue(), j);
+    return j;
+}
+
+RunController::Outcome RunController::outcome(const RunResult& result, const nlohmann::json& results) const
+{
+    switch (result.end) {
+    case RunEnd::RtlError: return {exit_code::kRtlError, result.diagnosis};
+    case RunEnd::Deadlock:
+        return {exit_code::kDeadlock, "deadlock: I/Os are outstanding and nothing is left to happen\n" + result.diagnosis};
+    case RunEnd::TimeLimit:
+        return {exit_code::kTimeLimit, "sim.time_limit_s reached before all I/Os completed\n" + result.diagnosis};
+    case RunEnd::Interrupted: throw std::logic_error("an interrupted run's exit code depends on the signal");
+    case RunEnd::Completed: break;
+    }
+    // Failed I/Os end the run like completed ones (exit 0), but not silently.
+    const auto failed = results["failed_ios"].get<std::uint64_t>();
+    if (failed == 0) return {};
+    return {exit_code::kCompleted, std::to_string(failed) + " I/Os failed after " + std::to_string(system_.config().driver.retries) +
+                                       " retries each; the first: " + results["failures"][0].get<std::string>() + "\n"};
+}
+
+}  // namespace fcal::sim

@@ -1,0 +1,7 @@
+#!/usr/bin/env python3
+"""The README's parameter reference from `fcal-sim --list-params --json` (fcal_tools.params_reference)."""
+import sys
+
+from fcal_tools.params_reference import main
+
+sys.exit(main())
