@@ -28,7 +28,7 @@ void TargetHba::work_done(Work& w)
         Active* a = live(w.id, w.serial);
         if (!a) return;
         port_.queue_frame(a->exchange->make_response(fcp::ScsiStatus::TaskSetFull));
-        exchanges_.erase(w.id);
+        close(w.id);
         return;
     }
     case kDataInBuffer:
@@ -89,10 +89,7 @@ void TargetHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 void TargetHba::handle(const fcp::FcFrame& f)
 {
     if (f.iu == fcp::InformationUnit::Command) {
-        do {
-            last_rx_id_ = static_cast<std::uint16_t>(last_rx_id_ + 1);
-        } while (last_rx_id_ == fcp::kUnassignedId || exchanges_.count(last_rx_id_));
-        const std::uint16_t rx_id = last_rx_id_;
+        const std::uint16_t rx_id = rx_ids_.acquire();
         aborted_.erase(rx_id);
         Active a;
         a.exchange.emplace(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes, params_.block_bytes));
@@ -238,7 +235,13 @@ void TargetHba::send_response(std::uint16_t rx_id)
 {
     timers_.cancel(active(rx_id).timer);
     port_.queue_frame(active(rx_id).exchange->make_response());
+    close(rx_id);
+}
+
+void TargetHba::close(std::uint16_t rx_id)
+{
     exchanges_.erase(rx_id);
+    rx_ids_.release(rx_id);
 }
 
 // ABTS: whatever the exchange is doing stops — its DMA and pending steps are dropped, and the disk
@@ -267,7 +270,7 @@ void TargetHba::drop(std::uint16_t rx_id)
     timers_.cancel(a.timer);
     dma_.cancel_exchange(a.serial);
     if (a.at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
-    exchanges_.erase(rx_id);
+    close(rx_id);
     aborted_.insert(rx_id);
 }
 

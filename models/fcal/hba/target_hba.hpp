@@ -25,6 +25,7 @@
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/disk/disk_command.hpp"
 #include "fcal/hba/dma_engine.hpp"
+#include "fcal/hba/exchange_id_pool.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 #include "fcal/hba/hba_params.hpp"
 #include "fcal/hba/service_queue.hpp"
@@ -96,6 +97,7 @@ private:
     void refuse(std::uint16_t rx_id);
     void send_xfer_rdy(std::uint16_t rx_id);
     void send_response(std::uint16_t rx_id);
+    void close(std::uint16_t rx_id);  // forget the exchange, its RX_ID released
     Active& active(std::uint16_t rx_id);
 
     HbaParams params_;
@@ -105,8 +107,8 @@ private:
     ServiceQueue frame_proc_;
     DmaEngine dma_;
     ExchangeMap<Active> exchanges_;  // by RX_ID
+    ExchangeIdPool rx_ids_;
     std::uint64_t task_set_full_ = 0;
-    std::uint16_t last_rx_id_ = 0;
     std::uint64_t last_serial_ = 0;
     std::set<std::uint16_t> aborted_;  // RX_IDs aborted and not yet reused
     std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0, data_timeouts_ = 0;
