@@ -30,9 +30,12 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "fcal/disk/command_scheduler.hpp"
 #include "fcal/disk/disk_command.hpp"
 #include "fcal/disk/fixed_mechanism.hpp"
 #include "fcal/disk/mechanism.hpp"
+#include "fcal/disk/read_buffer.hpp"
+#include "fcal/disk/write_cache.hpp"
 #include "fcal/disk/zoned_mechanism.hpp"
 #include "fcal/kernel/pool_allocator.hpp"
 #include "fcal/kernel/timers.hpp"
@@ -40,9 +43,7 @@
 namespace fcal::disk {
 
 enum class DiskModel { Fixed, Zoned };
-enum class Scheduler { Fcfs, Sptf };
 const char* to_string(DiskModel model);       // "fixed", "zoned"
-const char* to_string(Scheduler scheduler);   // "fcfs", "sptf"
 
 // No defaults of their own (the simulator's parameter table holds them, disk.*): a DiskParams{}
 // fails validate() until every field the model uses is set.
@@ -119,13 +120,6 @@ private:
         std::uint64_t tag = 0;
         std::uint32_t release = 0;
     };
-    // A read's bytes in the buffer.
-    struct ReadBuffer {
-        std::uint32_t total = 0;
-        std::uint32_t media = 0;      // read from the medium
-        std::uint32_t announced = 0;  // handed to the HBA
-        std::uint32_t taken = 0;      // read out by the HBA
-    };
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     void new_command(tlm::tlm_generic_payload& trans, DiskCommand& cmd, const sc_core::sc_time& delay);
@@ -133,12 +127,11 @@ private:
     void abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd);
     void move_data(tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay);
     void start_next();
-    std::size_t pick() const;
     void actuator_event();      // SC_METHOD on done_event_
     void service_done();
     void media_step();
     void schedule_step();
-    void announce(ReadBuffer& b);
+    void announce();            // the current read's bytes in the buffer, to the HBA
     void release(std::uint32_t bytes);
     void deferred(Deferred& d);
     bool streams() const { return params_.model == DiskModel::Zoned; }
@@ -147,14 +140,12 @@ private:
     std::unique_ptr<Mechanism> mechanism_;
     DiskStats stats_;
     std::size_t slots_used_ = 0;
-    // By tag, their nodes from a pool (no allocation per command in steady state).
-    template <class Value>
-    using ByTag = std::map<std::uint64_t, Value, std::less<std::uint64_t>, kernel::PoolAllocator<std::pair<const std::uint64_t, Value>>>;
-    ByTag<Task> writes_waiting_;                      // accepted writes whose data is not all in yet
-    std::deque<Task> ready_;                          // eligible, in the order they became so
-    ByTag<ReadBuffer> buffers_;                       // reads with data (to come) in the buffer
-    std::uint64_t buffer_used_ = 0;                   // read data in the buffer, not yet taken
-    std::uint64_t dirty_ = 0;                         // write-back data not yet on the medium
+    // Accepted writes whose data is not all in yet, by tag, their nodes from a pool (no allocation per
+    // command in steady state).
+    std::map<std::uint64_t, Task, std::less<std::uint64_t>, kernel::PoolAllocator<std::pair<const std::uint64_t, Task>>> writes_waiting_;
+    CommandScheduler<Task> scheduler_;  // eligible commands
+    ReadBuffer buffer_;                 // reads with data (to come) in the buffer
+    WriteCache cache_;
     // The actuator.
     bool busy_ = false;
     Task current_;
