@@ -9,10 +9,10 @@
 #include <random>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "fcal/disk/disk.hpp"
+#include "fcal/disk/disk_initiator_socket.hpp"
 #include "fcal/disk/seek_curve.hpp"
 #include "fcal/disk/zoned_mechanism.hpp"
 #include "queueing.hpp"
@@ -169,7 +169,7 @@ namespace {
 // Poisson arrivals of reads straight into one disk (no loop: an ideal transport); read data is taken
 // from the buffer as soon as it is announced. Records each read's response (arrival to disk_ready).
 struct PoissonBench : sc_core::sc_module, disk::DiskReady {
-    tlm_utils::simple_initiator_socket<PoissonBench> out;
+    disk::DiskInitiatorSocket out;
     disk::Disk disk;
     std::mt19937_64 random{2024};
     double rate_per_s;
@@ -184,7 +184,7 @@ struct PoissonBench : sc_core::sc_module, disk::DiskReady {
 
     SC_HAS_PROCESS(PoissonBench);
     PoissonBench(sc_core::sc_module_name name, const disk::DiskParams& params, double rate, std::uint32_t io_bytes, int count)
-        : sc_module(name), out("out"), disk("disk", params), rate_per_s(rate), bytes(io_bytes), to_issue(count)
+        : sc_module(name), out("out", *this), disk("disk", params), rate_per_s(rate), bytes(io_bytes), to_issue(count)
     {
         out.bind(disk.socket);
         capacity = disk.capacity_sectors();
@@ -213,7 +213,6 @@ struct PoissonBench : sc_core::sc_module, disk::DiskReady {
         cmd.bytes = bytes;
         cmd.tag = tag;
         cmd.lba = lba(random);
-        cmd.done = this;
         trans.set_command(tlm::TLM_WRITE_COMMAND);
         trans.set_address(disk::kDiskCommandAddress);
         trans.set_data_length(0);

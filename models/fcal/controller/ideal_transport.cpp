@@ -8,7 +8,7 @@ namespace fcal::controller {
 IdealTransport::IdealTransport(sc_core::sc_module_name name, unsigned disks) : sc_module(name), waiting_(disks)
 {
     for (unsigned d = 0; d < disks; ++d)
-        sockets_.push_back(std::make_unique<Socket>(("disk" + std::to_string(d)).c_str()));
+        sockets_.push_back(std::make_unique<Socket>(("disk" + std::to_string(d)).c_str(), *this));
 }
 
 void IdealTransport::submit(hba::IoRequest* io)
@@ -52,12 +52,11 @@ bool IdealTransport::try_send(hba::IoRequest* io)
     cmd.read = io->read;
     cmd.bytes = io->bytes;
     cmd.lba = io->lba;
-    // Tags are unique among the commands in any disk (one DiskReady serves them all): skip those in
-    // use; fewer are in use than the 2^20 tags (at most every disk's queue slots), so one is free.
+    // Tags are unique among the commands in any disk (one DiskReady serves every disk's notices): skip
+    // those in use; fewer are in use than the 2^20 tags (at most every disk's queue slots), so one is free.
     // Wrapping keeps buffer addresses (tag x 4 GiB) inside 64 bits.
     while (in_disk_.count(next_tag_)) next_tag_ = (next_tag_ + 1) % kTags;
     cmd.tag = next_tag_;
-    cmd.done = this;
     // Registered before the call: nothing completes inside it, but the tag must be known if it did.
     in_disk_[cmd.tag] = InDisk{io, 0};
     if (!command(io->disk, cmd)) {

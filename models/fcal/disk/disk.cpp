@@ -70,7 +70,7 @@ void Disk::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
     if (address == kDiskCommandAddress) {
         DiskCommand* cmd = nullptr;
         trans.get_extension(cmd);
-        if (!trans.is_write() || cmd == nullptr || cmd->done == nullptr) {
+        if (!trans.is_write() || cmd == nullptr) {
             trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
             return;
         }
@@ -105,7 +105,7 @@ void Disk::new_command(tlm::tlm_generic_payload& trans, DiskCommand& cmd, const 
         return;
     }
     // The initiator may reuse its payload and extension as soon as we return.
-    const Task task{cmd.read, cmd.bytes, cmd.lba, cmd.tag, cmd.same_blocks, cmd.done, sc_time_stamp() + delay};
+    const Task task{cmd.read, cmd.bytes, cmd.lba, cmd.tag, cmd.same_blocks, true, sc_time_stamp() + delay};
     ++slots_used_;
     ++stats_.commands_accepted;
     stats_.max_queue = std::max(stats_.max_queue, slots_used_);
@@ -134,8 +134,8 @@ void Disk::write_data_in(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
     if (cache_.admit(task.bytes, task.same_blocks > 0)) {
         // Write-back: complete now; the medium write follows as a job of its own.
         ++stats_.writes_cached;
-        timers_.start(delay, Deferred{task.done, task.tag, 0});
-        task.done = nullptr;
+        timers_.start(delay, Deferred{true, task.tag, 0});
+        task.holds_slot = false;
     }
     scheduler_.push(task);
     if (!busy_) start_next();
@@ -145,8 +145,8 @@ void Disk::abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
 {
     const std::uint64_t tag = cmd.tag;
     bool held = writes_waiting_.erase(tag) > 0;
-    if (scheduler_.remove([tag](const Task& t) { return t.tag == tag && t.done; })) held = true;
-    const bool in_service = busy_ && current_.done && current_.tag == tag;
+    if (scheduler_.remove([tag](const Task& t) { return t.tag == tag && t.holds_slot; })) held = true;
+    const bool in_service = busy_ && current_.holds_slot && current_.tag == tag;
     if (in_service) {
         // The actuator abandons the operation; a media step under way never reaches the buffer.
         done_event_.cancel();
@@ -182,7 +182,7 @@ void Disk::move_data(tlm::tlm_generic_payload& trans, const sc_time& delay)
             if (delay == sc_core::SC_ZERO_TIME)
                 release(length);
             else
-                timers_.start(delay, Deferred{nullptr, 0, static_cast<std::uint32_t>(length)});
+                timers_.start(delay, Deferred{false, 0, static_cast<std::uint32_t>(length)});
         }
     } else if (trans.is_write()) {
         if (!writes_waiting_.count(tag)) {
@@ -243,7 +243,7 @@ void Disk::service_done()
     const Task finished = current_;
     busy_ = false;
     stats_.busy_time += service_;
-    if (finished.done == nullptr) {
+    if (!finished.holds_slot) {
         cache_.written(finished.bytes);  // a write-back's data reached the medium
         start_next();
         return;
@@ -254,7 +254,7 @@ void Disk::service_done()
     if (finished.read) buffer_.fill(finished.tag);
     // Start the next one before telling the HBA: it may hand us a new command from disk_ready.
     start_next();
-    finished.done->disk_ready(finished.tag);
+    notifier_.ready(socket, finished.tag);
 }
 
 void Disk::schedule_step()
@@ -298,14 +298,14 @@ void Disk::media_step()
     ++stats_.reads_served;
     const Task finished = current_;
     start_next();
-    finished.done->disk_ready(finished.tag);
+    notifier_.ready(socket, finished.tag);
 }
 
 void Disk::announce()
 {
     ++stats_.announcements;
     const std::uint32_t bytes = buffer_.announce(current_.tag);
-    current_.done->read_data(current_.tag, bytes);
+    notifier_.read_data(socket, current_.tag, bytes);
 }
 
 void Disk::release(std::uint32_t bytes)
@@ -316,7 +316,7 @@ void Disk::release(std::uint32_t bytes)
 
 void Disk::deferred(Deferred& d)
 {
-    if (!d.done) {
+    if (!d.write_back) {
         release(d.release);
         return;
     }
@@ -324,7 +324,7 @@ void Disk::deferred(Deferred& d)
     --slots_used_;
     ++stats_.commands_served;
     ++stats_.writes_served;
-    d.done->disk_ready(d.tag);
+    notifier_.ready(socket, d.tag);
 }
 
 }  // namespace fcal::disk

@@ -3,17 +3,19 @@
 // disk/disk_command.hpp.
 //
 // A new command takes one of `queue_slots` slots, or is answered TASK SET FULL when all are taken;
-// it keeps the slot until its disk_ready call. One actuator serves the eligible commands (a read at
+// it keeps the slot until its Ready notice. One actuator serves the eligible commands (a read at
 // once, a write once its data is in the buffer) one at a time, first come first served or shortest
-// positioning time first. A Mechanism (fixed or zoned) positions for each and gives the media rate.
+// positioning time first (CommandScheduler). A Mechanism (fixed or zoned) positions for each and
+// gives the media rate; ReadBuffer keeps the reads' bytes and WriteCache the write-back data.
 //
 // Fixed model: a read's data are announced when its service ends (no streaming), a write is
 // written through; the disk's buffer has no limit. Zoned model: a read streams from the medium into
 // the buffer (`buffer_bytes`), announced to the HBA whenever the bytes not yet announced reach
 // `buffer_full_ratio` of the buffer or are the rest of the read; the medium pauses while the buffer
-// is full, and then waits for its next sector to come round again. A write is written through, or with `write_cache` completes once its data is in the
-// buffer (write-back) while the medium write follows as a background job; the write cache holds at
-// most buffer_bytes of data not yet on the medium, and a write that does not fit is written through.
+// is full, and then waits for its next sector to come round again. A write is written through, or
+// with `write_cache` completes once its data is in the buffer (write-back) while the medium write
+// follows as a background job; the write cache holds at most buffer_bytes of data not yet on the
+// medium, and a write that does not fit is written through.
 //
 // A WRITE SAME (DiskCommand::same_blocks) is written through: once positioned at its first sector,
 // the medium passes the whole range (Mechanism::pass_seconds).
@@ -22,7 +24,6 @@
 // count as arrived, and read bytes do not leave the buffer, before sc_time_stamp() + delay. The disk
 // keeps no data (reads return zeros).
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -32,6 +33,7 @@
 
 #include "fcal/disk/command_scheduler.hpp"
 #include "fcal/disk/disk_command.hpp"
+#include "fcal/disk/disk_notifier.hpp"
 #include "fcal/disk/fixed_mechanism.hpp"
 #include "fcal/disk/mechanism.hpp"
 #include "fcal/disk/read_buffer.hpp"
@@ -70,7 +72,7 @@ void validate(const DiskParams& params);
 struct DiskStats {
     std::uint64_t commands_accepted = 0;
     std::uint64_t commands_rejected = 0;    // TASK SET FULL: every queue slot was taken
-    std::uint64_t commands_served = 0;      // disk_ready called
+    std::uint64_t commands_served = 0;      // Ready notices sent
     std::uint64_t commands_aborted = 0;     // dropped while holding a slot (CommandKind::Abort)
     std::uint64_t reads_served = 0;
     std::uint64_t writes_served = 0;
@@ -80,7 +82,7 @@ struct DiskStats {
     std::uint64_t buffer_bytes_in = 0;      // write data put into the buffer
     std::uint64_t buffer_bytes_out = 0;     // read data taken from the buffer
     std::uint64_t media_bytes = 0;          // moved to or from the medium (a WRITE SAME: its whole range)
-    std::uint64_t announcements = 0;        // read_data calls (partial reads handed to the HBA)
+    std::uint64_t announcements = 0;        // ReadData notices (partial reads handed to the HBA)
     std::uint64_t media_pauses = 0;         // the medium waited for buffer room
     // Sums over every positioning, seconds.
     std::uint64_t positionings = 0;
@@ -89,7 +91,7 @@ struct DiskStats {
 
 class Disk : public sc_core::sc_module {
 public:
-    tlm_utils::simple_target_socket<Disk> socket;
+    tlm_utils::simple_target_socket<Disk, 32, DiskProtocol> socket;
 
     SC_HAS_PROCESS(Disk);
     Disk(sc_core::sc_module_name name, const DiskParams& params);
@@ -110,13 +112,13 @@ private:
         std::uint64_t lba = 0;
         std::uint64_t tag = 0;
         std::uint32_t same_blocks = 0;  // WRITE SAME: sectors the one sector of data goes to
-        DiskReady* done = nullptr;  // nullptr: a write-back's media write (holds no slot)
+        bool holds_slot = true;     // false: a write-back's media write
         sc_core::sc_time arrival;   // eligible from
     };
     // Work due at a transaction's effective time (its annotated delay): a write-back's completion
-    // (`done` set), or read bytes leaving the buffer.
+    // (`write_back`), or read bytes leaving the buffer.
     struct Deferred {
-        DiskReady* done = nullptr;
+        bool write_back = false;
         std::uint64_t tag = 0;
         std::uint32_t release = 0;
     };
@@ -158,6 +160,7 @@ private:
     bool streaming_ = false;
     sc_core::sc_event done_event_;
     kernel::Timers<Deferred> timers_;
+    DiskNotifier notifier_;  // the backward path
 };
 
 }  // namespace fcal::disk

@@ -6,7 +6,7 @@
 namespace fcal::hba {
 
 TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
-    : sc_module(name), disk("disk"), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
+    : sc_module(name), disk("disk", *this), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); }, *this),
       timers_("timers", [this](std::uint64_t& key) { data_timeout(key); })
 {
@@ -163,7 +163,6 @@ bool TargetHba::disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind)
     cmd.lba = spec.lba;
     cmd.same_blocks = spec.write_same_blocks;
     cmd.tag = rx_id;
-    cmd.done = this;
     fcal::disk::prepare_command(command_, cmd);
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     disk->b_transport(command_, t);

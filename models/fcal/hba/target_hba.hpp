@@ -1,6 +1,7 @@
 #pragma once
 // A disk's target HBA (docs/model.md, "The HBAs"): the initiator's blocks in target mode, with a
-// TLM-2.0 initiator socket to the disk (commands and its buffer, see disk_command.hpp).
+// TLM-2.0 initiator socket to the disk (commands and its buffer forward, its notices backward: see
+// disk/disk_command.hpp).
 //
 // FCP_CMND: frame_proc (buffer freed) -> single frame transfer to the disk controller -> cmd_exec.
 //   The command goes to the disk at once (read or write); if the disk answers TASK SET FULL, the
@@ -20,10 +21,10 @@
 #include <optional>
 #include <set>
 #include <vector>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/disk/disk_command.hpp"
+#include "fcal/disk/disk_initiator_socket.hpp"
 #include "fcal/hba/dma_engine.hpp"
 #include "fcal/hba/exchange_id_pool.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
@@ -37,7 +38,7 @@ namespace fcal::hba {
 
 class TargetHba : public sc_core::sc_module, public loop::PortUser, public fcal::disk::DiskReady, private WorkOwner {
 public:
-    tlm_utils::simple_initiator_socket<TargetHba> disk;
+    fcal::disk::DiskInitiatorSocket disk;
 
     TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port);
 

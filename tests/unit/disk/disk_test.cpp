@@ -7,10 +7,10 @@
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "fcal/disk/disk.hpp"
+#include "fcal/disk/disk_initiator_socket.hpp"
 
 using namespace fcal;
 using sc_core::SC_MS;
@@ -27,12 +27,12 @@ const sc_time kService64k(3.31072, SC_MS);
 
 // Plays the target HBA: issues commands and buffer accesses, records disk_ready times.
 struct Bench : sc_core::sc_module, disk::DiskReady {
-    tlm_utils::simple_initiator_socket<Bench> out;
+    disk::DiskInitiatorSocket out;
     disk::Disk disk;
     std::map<std::uint64_t, sc_time> ready;
     std::function<void(std::uint64_t)> on_ready;
 
-    Bench(sc_core::sc_module_name name, const disk::DiskParams& params) : sc_module(name), out("out"), disk("disk", params)
+    Bench(sc_core::sc_module_name name, const disk::DiskParams& params) : sc_module(name), out("out", *this), disk("disk", params)
     {
         out.bind(disk.socket);
     }
@@ -90,7 +90,6 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
     tlm::tlm_response_status send(disk::DiskCommand& cmd, sc_time delay = SC_ZERO_TIME)
     {
         tlm::tlm_generic_payload trans;
-        cmd.done = this;
         disk::prepare_command(trans, cmd);
         out->b_transport(trans, delay);
         trans.clear_extension(&cmd);
