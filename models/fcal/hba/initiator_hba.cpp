@@ -185,7 +185,7 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
     }
     Active* found = find(ox_id);
     if (recovery_.late(ox_id, found ? &found->recovery : nullptr)) return;
-    Active& a = active(ox_id);
+    Active& a = found ? *found : active(ox_id);  // active() reports the unknown OX_ID
     if (!recovery_.in_sequence(a.recovery, f, *a.exchange)) return;
     const std::uint64_t serial = a.serial;
     a.exchange->receive(f);
