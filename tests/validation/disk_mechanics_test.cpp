@@ -207,19 +207,12 @@ struct PoissonBench : sc_core::sc_module, disk::DiskReady {
     {
         std::uniform_int_distribution<std::uint64_t> lba(0, capacity - bytes / 512);
         const std::uint64_t tag = next_tag++;
-        tlm::tlm_generic_payload trans;
         disk::DiskCommand cmd;
         cmd.read = true;
         cmd.bytes = bytes;
         cmd.tag = tag;
         cmd.lba = lba(random);
-        trans.set_command(tlm::TLM_WRITE_COMMAND);
-        trans.set_address(disk::kDiskCommandAddress);
-        trans.set_data_length(0);
-        trans.set_extension(&cmd);
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
+        REQUIRE(out.command(cmd) == tlm::TLM_OK_RESPONSE);
         REQUIRE(cmd.status == disk::CommandStatus::Accepted);
         arrival[tag] = sc_core::sc_time_stamp();
     }
@@ -228,14 +221,7 @@ struct PoissonBench : sc_core::sc_module, disk::DiskReady {
     {
         std::uint32_t& from = taken[tag];
         if (upto <= from) return;
-        tlm::tlm_generic_payload trans;
-        trans.set_command(tlm::TLM_READ_COMMAND);
-        trans.set_address(disk::buffer_address(tag, from));
-        trans.set_data_ptr(nullptr);
-        trans.set_data_length(upto - from);
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        REQUIRE(trans.get_response_status() == tlm::TLM_OK_RESPONSE);
+        REQUIRE(out.buffer(tlm::TLM_READ_COMMAND, tag, from, upto - from) == tlm::TLM_OK_RESPONSE);
         from = upto;
     }
 

@@ -22,26 +22,14 @@ void IdealTransport::submit(hba::IoRequest* io)
 // One command-phase transaction; false when the disk answered TASK SET FULL.
 bool IdealTransport::command(unsigned disk, disk::DiskCommand& cmd)
 {
-    tlm::tlm_generic_payload t;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    disk::prepare_command(t, cmd);
-    (*sockets_[disk])->b_transport(t, delay);
-    t.clear_extension(&cmd);
-    if (!t.is_response_ok()) throw std::runtime_error("ideal transport: disk " + std::to_string(disk) + " rejected a command");
+    if (sockets_[disk]->command(cmd) != tlm::TLM_OK_RESPONSE) throw std::runtime_error("ideal transport: disk " + std::to_string(disk) + " rejected a command");
     return cmd.status == disk::CommandStatus::Accepted;
 }
 
 void IdealTransport::buffer(unsigned disk, bool to_disk, std::uint64_t tag, std::uint32_t offset, std::uint32_t bytes)
 {
-    tlm::tlm_generic_payload t;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    t.set_command(to_disk ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    t.set_address(disk::buffer_address(tag, offset));
-    t.set_data_ptr(nullptr);  // the model moves sizes, not contents
-    t.set_data_length(bytes);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    (*sockets_[disk])->b_transport(t, delay);
-    if (!t.is_response_ok()) throw std::runtime_error("ideal transport: disk " + std::to_string(disk) + " refused a buffer transfer");
+    const tlm::tlm_command direction = to_disk ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
+    if (sockets_[disk]->buffer(direction, tag, offset, bytes) != tlm::TLM_OK_RESPONSE) throw std::runtime_error("ideal transport: disk " + std::to_string(disk) + " refused a buffer transfer");
     if (on_data) on_data(bytes);
 }
 

@@ -34,8 +34,8 @@
 //   reached while the media read goes on: the initiator should start moving them);
 // - Ready(tag): the command is complete and its queue slot free. A read's data are then all in the
 //   buffer; a write's data are on the medium (write-through) or in the write cache (write-back).
-// DiskInitiatorSocket (disk/disk_initiator_socket.hpp) is the initiator's end: it hands the notices
-// to a DiskReady.
+// DiskInitiatorSocket (disk/disk_initiator_socket.hpp) is the initiator's end: it makes the forward
+// transactions and hands the notices to a DiskReady.
 #include <cstdint>
 #include <tlm>
 
@@ -92,19 +92,5 @@ struct DiskNotice : tlm::tlm_extension<DiskNotice> {
     tlm::tlm_extension_base* clone() const override { return new DiskNotice(*this); }
     void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const DiskNotice&>(other); }
 };
-
-// Sets `gp` up as the command-phase transaction carrying `cmd` (a WRITE to kDiskCommandAddress, no
-// data). The caller keeps `cmd` alive across b_transport and clears the extension afterwards.
-inline void prepare_command(tlm::tlm_generic_payload& gp, DiskCommand& cmd)
-{
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(kDiskCommandAddress);
-    gp.set_data_ptr(nullptr);
-    gp.set_data_length(0);
-    gp.set_streaming_width(0);
-    gp.set_byte_enable_ptr(nullptr);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    gp.set_extension(&cmd);
-}
 
 }  // namespace fcal::disk

@@ -1,5 +1,7 @@
 #include "fcal/hba/target_hba.hpp"
 
+#include <string>
+
 #include "fcal/fcp/basic_link_service.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 
@@ -163,12 +165,10 @@ bool TargetHba::disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind)
     cmd.lba = spec.lba;
     cmd.same_blocks = spec.write_same_blocks;
     cmd.tag = rx_id;
-    fcal::disk::prepare_command(command_, cmd);
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    disk->b_transport(command_, t);
-    command_.clear_extension(&cmd);
-    if (!command_.is_response_ok())
-        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the disk refused a command: " + command_.get_response_string()).c_str());
+    const tlm::tlm_response_status status = disk.command(cmd);
+    if (status != tlm::TLM_OK_RESPONSE)
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the disk refused a command (TLM response status " +
+                                     std::to_string(status) + ")").c_str());
     return cmd.status == fcal::disk::CommandStatus::Accepted;
 }
 

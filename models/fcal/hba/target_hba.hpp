@@ -103,7 +103,6 @@ private:
 
     HbaParams params_;
     loop::LPort& port_;
-    tlm::tlm_generic_payload command_;  // the disk protocol's command phase, one payload for all
     ServiceQueue cpu_;
     ServiceQueue frame_proc_;
     DmaEngine dma_;

@@ -86,28 +86,12 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
         return send(cmd);
     }
 
-    // One command-phase transaction carrying `cmd` (disk::prepare_command), answered by us.
-    tlm::tlm_response_status send(disk::DiskCommand& cmd, sc_time delay = SC_ZERO_TIME)
-    {
-        tlm::tlm_generic_payload trans;
-        disk::prepare_command(trans, cmd);
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
-        return trans.get_response_status();
-    }
+    tlm::tlm_response_status send(disk::DiskCommand& cmd, sc_time delay = SC_ZERO_TIME) { return out.command(cmd, delay); }
 
     tlm::tlm_response_status data(tlm::tlm_command command, std::uint64_t tag, std::uint32_t offset, std::uint32_t bytes,
                                   sc_time delay = SC_ZERO_TIME)
     {
-        std::vector<unsigned char> buffer(bytes, 0xAA);
-        tlm::tlm_generic_payload trans;
-        trans.set_command(command);
-        trans.set_address(disk::buffer_address(tag, offset));
-        trans.set_data_ptr(buffer.data());
-        trans.set_data_length(bytes);
-        trans.set_streaming_width(bytes);
-        out->b_transport(trans, delay);
-        return trans.get_response_status();
+        return out.buffer(command, tag, offset, bytes, delay);
     }
 
     disk::CommandStatus last_status = disk::CommandStatus::Accepted;

@@ -67,27 +67,13 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
         disk::DiskCommand cmd;
         cmd.read = false;  // a write of `bytes` to every sector of [lba, lba + blocks)
         std::tie(cmd.kind, cmd.tag, cmd.lba, cmd.same_blocks, cmd.bytes) = std::make_tuple(kind, tag, lba, blocks, bytes);
-        tlm::tlm_generic_payload trans;
-        disk::prepare_command(trans, cmd);
-        sc_time delay = SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
-        return trans.get_response_status();
+        return out.command(cmd);
     }
     // Returns whether the disk took the command.
     bool write_same(std::uint64_t tag, std::uint64_t lba, std::uint32_t blocks, std::uint32_t bytes = 512)
     {
         if (transact(disk::CommandKind::New, tag, lba, blocks, bytes) != tlm::TLM_OK_RESPONSE) return false;
-        std::vector<unsigned char> block(bytes);
-        tlm::tlm_generic_payload data;
-        data.set_command(tlm::TLM_WRITE_COMMAND);
-        data.set_address(disk::buffer_address(tag, 0));
-        data.set_data_ptr(block.data());
-        data.set_data_length(bytes);
-        data.set_streaming_width(bytes);
-        sc_time delay = SC_ZERO_TIME;
-        out->b_transport(data, delay);
-        REQUIRE(data.get_response_status() == tlm::TLM_OK_RESPONSE);
+        REQUIRE(out.buffer(tlm::TLM_WRITE_COMMAND, tag, 0, bytes) == tlm::TLM_OK_RESPONSE);
         REQUIRE(transact(disk::CommandKind::WriteDataIn, tag, lba, blocks, bytes) == tlm::TLM_OK_RESPONSE);
         return true;
     }

@@ -92,33 +92,19 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
     {
         std::uint32_t& from = taken[tag];
         if (upto <= from) return;
-        std::vector<unsigned char> buffer(upto - from);
-        tlm::tlm_generic_payload trans;
-        trans.set_command(tlm::TLM_READ_COMMAND);
-        trans.set_address(disk::buffer_address(tag, from));
-        trans.set_data_ptr(buffer.data());
-        trans.set_data_length(upto - from);
-        trans.set_streaming_width(upto - from);
-        sc_time delay = SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        REQUIRE(trans.get_response_status() == tlm::TLM_OK_RESPONSE);
+        REQUIRE(out.buffer(tlm::TLM_READ_COMMAND, tag, from, upto - from) == tlm::TLM_OK_RESPONSE);
         from = upto;
     }
 
     void command(disk::CommandKind kind, bool read, std::uint32_t bytes, std::uint64_t tag, std::uint64_t lba)
     {
-        tlm::tlm_generic_payload trans;
         disk::DiskCommand cmd;
         cmd.kind = kind;
         cmd.read = read;
         cmd.bytes = bytes;
         cmd.tag = tag;
         cmd.lba = lba;
-        disk::prepare_command(trans, cmd);
-        sc_time delay = SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
-        REQUIRE(trans.get_response_status() == tlm::TLM_OK_RESPONSE);
+        REQUIRE(out.command(cmd) == tlm::TLM_OK_RESPONSE);
         REQUIRE(cmd.status == disk::CommandStatus::Accepted);
         if (read) disk_reads[tag] = bytes;
     }
