@@ -15,7 +15,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 cat >"$out/wrap.sh" <<WRAP
 #!/usr/bin/env bash
-[ "\$1" = --list-params ] || echo "\$\$" >>"$out/pids"
+# (The sweep's own checks, --list-params and the dry runs, marked FCAL_SWEEP_CHECK=1, are not its runs.)
+[ -z "\${FCAL_SWEEP_CHECK:-}" ] || exec "$bin/fcal-sim" "\$@"
+echo "\$\$" >>"$out/pids"
 exec "$bin/fcal-sim" "\$@" \${SLOW:+--set workload.measured_ios=200000}
 WRAP
 chmod +x "$out/wrap.sh"
