@@ -24,6 +24,21 @@ void submit_mix(HbaBench& bench)
     }
 }
 
+// Two like systems of two disks each, one with a monitor on each disk, given the same I/Os and run
+// in one simulation until all is done.
+struct PlainAndWatched {
+    HbaBench plain, watched;
+
+    explicit PlainAndWatched(const disk::DiskParams& disk)
+        : plain("plain", test::initiator_params(), test::target_params(), {disk, disk}, false),
+          watched("watched", test::initiator_params(), test::target_params(), {disk, disk}, true)
+    {
+        submit_mix(plain);
+        submit_mix(watched);
+        sc_core::sc_start(1, sc_core::SC_SEC);
+    }
+};
+
 disk::DiskParams zoned_disk()
 {
     disk::DiskParams p;
@@ -50,15 +65,10 @@ disk::DiskParams zoned_disk()
 TEST_CASE("A monitor between target HBA and disk sees every transaction both ways and changes nothing",
           "[hba][disk][backward_path]")
 {
-    const std::vector<disk::DiskParams> disks(2, test::fixed_disk_params());
-    HbaBench plain("plain", test::initiator_params(), test::target_params(), disks, false);
-    HbaBench watched("watched", test::initiator_params(), test::target_params(), disks, true);
-    submit_mix(plain);
-    submit_mix(watched);
-    sc_core::sc_start(1, sc_core::SC_SEC);
-
-    REQUIRE(plain.completed.size() == 6);
-    CHECK(watched.completed == plain.completed);
+    const PlainAndWatched run(test::fixed_disk_params());
+    const HbaBench& watched = run.watched;
+    REQUIRE(run.plain.completed.size() == 6);
+    CHECK(watched.completed == run.plain.completed);
     for (const auto& m : watched.monitors) {
         // Forward: 3 commands, one WriteDataIn, 32 + 2 frames read out of the buffer, 32 written in.
         CHECK(m->new_commands == 3);
@@ -76,15 +86,10 @@ TEST_CASE("A monitor between target HBA and disk sees every transaction both way
 
 TEST_CASE("A monitor passes a streaming disk's partial-read notices on", "[hba][disk][backward_path]")
 {
-    const std::vector<disk::DiskParams> disks(2, zoned_disk());
-    HbaBench plain("plain", test::initiator_params(), test::target_params(), disks, false);
-    HbaBench watched("watched", test::initiator_params(), test::target_params(), disks, true);
-    submit_mix(plain);
-    submit_mix(watched);
-    sc_core::sc_start(1, sc_core::SC_SEC);
-
-    REQUIRE(plain.completed.size() == 6);
-    CHECK(watched.completed == plain.completed);
+    const PlainAndWatched run(zoned_disk());
+    const HbaBench& watched = run.watched;
+    REQUIRE(run.plain.completed.size() == 6);
+    CHECK(watched.completed == run.plain.completed);
     for (std::size_t d = 0; d < 2; ++d) {
         const auto& m = *watched.monitors[d];
         const disk::DiskStats& s = watched.disks[d]->stats();
