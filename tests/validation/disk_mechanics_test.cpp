@@ -9,10 +9,10 @@
 #include <random>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "fcal/disk/disk.hpp"
+#include "fcal/disk/disk_initiator_socket.hpp"
 #include "fcal/disk/seek_curve.hpp"
 #include "fcal/disk/zoned_mechanism.hpp"
 #include "queueing.hpp"
@@ -169,7 +169,7 @@ namespace {
 // Poisson arrivals of reads straight into one disk (no loop: an ideal transport); read data is taken
 // from the buffer as soon as it is announced. Records each read's response (arrival to disk_ready).
 struct PoissonBench : sc_core::sc_module, disk::DiskReady {
-    tlm_utils::simple_initiator_socket<PoissonBench> out;
+    disk::DiskInitiatorSocket out;
     disk::Disk disk;
     std::mt19937_64 random{2024};
     double rate_per_s;
@@ -184,7 +184,7 @@ struct PoissonBench : sc_core::sc_module, disk::DiskReady {
 
     SC_HAS_PROCESS(PoissonBench);
     PoissonBench(sc_core::sc_module_name name, const disk::DiskParams& params, double rate, std::uint32_t io_bytes, int count)
-        : sc_module(name), out("out"), disk("disk", params), rate_per_s(rate), bytes(io_bytes), to_issue(count)
+        : sc_module(name), out("out", *this), disk("disk", params), rate_per_s(rate), bytes(io_bytes), to_issue(count)
     {
         out.bind(disk.socket);
         capacity = disk.capacity_sectors();
@@ -207,20 +207,12 @@ struct PoissonBench : sc_core::sc_module, disk::DiskReady {
     {
         std::uniform_int_distribution<std::uint64_t> lba(0, capacity - bytes / 512);
         const std::uint64_t tag = next_tag++;
-        tlm::tlm_generic_payload trans;
         disk::DiskCommand cmd;
         cmd.read = true;
         cmd.bytes = bytes;
         cmd.tag = tag;
         cmd.lba = lba(random);
-        cmd.done = this;
-        trans.set_command(tlm::TLM_WRITE_COMMAND);
-        trans.set_address(disk::kDiskCommandAddress);
-        trans.set_data_length(0);
-        trans.set_extension(&cmd);
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
+        REQUIRE(out.command(cmd) == tlm::TLM_OK_RESPONSE);
         REQUIRE(cmd.status == disk::CommandStatus::Accepted);
         arrival[tag] = sc_core::sc_time_stamp();
     }
@@ -229,14 +221,7 @@ struct PoissonBench : sc_core::sc_module, disk::DiskReady {
     {
         std::uint32_t& from = taken[tag];
         if (upto <= from) return;
-        tlm::tlm_generic_payload trans;
-        trans.set_command(tlm::TLM_READ_COMMAND);
-        trans.set_address(disk::buffer_address(tag, from));
-        trans.set_data_ptr(nullptr);
-        trans.set_data_length(upto - from);
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        REQUIRE(trans.get_response_status() == tlm::TLM_OK_RESPONSE);
+        REQUIRE(out.buffer(tlm::TLM_READ_COMMAND, tag, from, upto - from) == tlm::TLM_OK_RESPONSE);
         from = upto;
     }
 

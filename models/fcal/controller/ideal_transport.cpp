@@ -8,7 +8,7 @@ namespace fcal::controller {
 IdealTransport::IdealTransport(sc_core::sc_module_name name, unsigned disks) : sc_module(name), waiting_(disks)
 {
     for (unsigned d = 0; d < disks; ++d)
-        sockets_.push_back(std::make_unique<Socket>(("disk" + std::to_string(d)).c_str()));
+        sockets_.push_back(std::make_unique<Socket>(("disk" + std::to_string(d)).c_str(), *this));
 }
 
 void IdealTransport::submit(hba::IoRequest* io)
@@ -22,26 +22,14 @@ void IdealTransport::submit(hba::IoRequest* io)
 // One command-phase transaction; false when the disk answered TASK SET FULL.
 bool IdealTransport::command(unsigned disk, disk::DiskCommand& cmd)
 {
-    tlm::tlm_generic_payload t;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    disk::prepare_command(t, cmd);
-    (*sockets_[disk])->b_transport(t, delay);
-    t.clear_extension(&cmd);
-    if (!t.is_response_ok()) throw std::runtime_error("ideal transport: disk " + std::to_string(disk) + " rejected a command");
+    if (sockets_[disk]->command(cmd) != tlm::TLM_OK_RESPONSE) throw std::runtime_error("ideal transport: disk " + std::to_string(disk) + " rejected a command");
     return cmd.status == disk::CommandStatus::Accepted;
 }
 
 void IdealTransport::buffer(unsigned disk, bool to_disk, std::uint64_t tag, std::uint32_t offset, std::uint32_t bytes)
 {
-    tlm::tlm_generic_payload t;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    t.set_command(to_disk ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    t.set_address(disk::buffer_address(tag, offset));
-    t.set_data_ptr(nullptr);  // the model moves sizes, not contents
-    t.set_data_length(bytes);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    (*sockets_[disk])->b_transport(t, delay);
-    if (!t.is_response_ok()) throw std::runtime_error("ideal transport: disk " + std::to_string(disk) + " refused a buffer transfer");
+    const tlm::tlm_command direction = to_disk ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
+    if (sockets_[disk]->buffer(direction, tag, offset, bytes) != tlm::TLM_OK_RESPONSE) throw std::runtime_error("ideal transport: disk " + std::to_string(disk) + " refused a buffer transfer");
     if (on_data) on_data(bytes);
 }
 
@@ -52,12 +40,11 @@ bool IdealTransport::try_send(hba::IoRequest* io)
     cmd.read = io->read;
     cmd.bytes = io->bytes;
     cmd.lba = io->lba;
-    // Tags are unique among the commands in any disk (one DiskReady serves them all): skip those in
-    // use; fewer are in use than the 2^20 tags (at most every disk's queue slots), so one is free.
+    // Tags are unique among the commands in any disk (one DiskReady serves every disk's notices): skip
+    // those in use; fewer are in use than the 2^20 tags (at most every disk's queue slots), so one is free.
     // Wrapping keeps buffer addresses (tag x 4 GiB) inside 64 bits.
     while (in_disk_.count(next_tag_)) next_tag_ = (next_tag_ + 1) % kTags;
     cmd.tag = next_tag_;
-    cmd.done = this;
     // Registered before the call: nothing completes inside it, but the tag must be known if it did.
     in_disk_[cmd.tag] = InDisk{io, 0};
     if (!command(io->disk, cmd)) {

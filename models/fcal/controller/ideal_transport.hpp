@@ -16,10 +16,10 @@
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "fcal/disk/disk_command.hpp"
+#include "fcal/disk/disk_initiator_socket.hpp"
 #include "fcal/hba/io_request.hpp"
 #include "fcal/host/io_target.hpp"
 
@@ -27,7 +27,7 @@ namespace fcal::controller {
 
 class IdealTransport : public sc_core::sc_module, public host::IoTarget, public disk::DiskReady {
 public:
-    using Socket = tlm_utils::simple_initiator_socket<IdealTransport>;
+    using Socket = disk::DiskInitiatorSocket;
 
     IdealTransport(sc_core::sc_module_name name, unsigned disks);
 

@@ -13,7 +13,6 @@ using sc_core::sc_time_stamp;
 using sc_core::SC_SEC;
 
 const char* to_string(DiskModel model) { return model == DiskModel::Zoned ? "zoned" : "fixed"; }
-const char* to_string(Scheduler scheduler) { return scheduler == Scheduler::Sptf ? "sptf" : "fcfs"; }
 
 namespace {
 
@@ -52,7 +51,10 @@ void validate(const DiskParams& params)
 }
 
 Disk::Disk(sc_core::sc_module_name name, const DiskParams& params)
-    : sc_module(name), socket("socket"), params_(params), timers_("timers", [this](Deferred& d) { deferred(d); })
+    : sc_module(name), socket("socket"), params_(params), scheduler_(params.scheduler),
+      buffer_(params.model == DiskModel::Zoned ? params.buffer_bytes : 0, params.buffer_full_ratio),
+      cache_(params.model == DiskModel::Zoned && params.write_cache, params.buffer_bytes),
+      timers_("timers", [this](Deferred& d) { deferred(d); })
 {
     validate(params_);
     mechanism_ = make_mechanism(params_);
@@ -68,7 +70,7 @@ void Disk::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
     if (address == kDiskCommandAddress) {
         DiskCommand* cmd = nullptr;
         trans.get_extension(cmd);
-        if (!trans.is_write() || cmd == nullptr || cmd->done == nullptr) {
+        if (!trans.is_write() || cmd == nullptr) {
             trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
             return;
         }
@@ -91,7 +93,7 @@ void Disk::new_command(tlm::tlm_generic_payload& trans, DiskCommand& cmd, const 
     // A WRITE SAME carries one sector of data, and its range ends on the disk: never a wrap.
     const bool bad_same = cmd.same_blocks > 0 && (cmd.read || cmd.bytes != mechanism_->sector_bytes() ||
                                                   (capacity > 0 && cmd.lba + cmd.same_blocks > capacity));
-    if (buffers_.count(cmd.tag) || writes_waiting_.count(cmd.tag) || cmd.tag >= kDiskBufferSpan - 1 ||
+    if (buffer_.holds(cmd.tag) || writes_waiting_.count(cmd.tag) || cmd.tag >= kDiskBufferSpan - 1 ||
         (capacity > 0 && cmd.lba >= capacity) || bad_same) {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
@@ -103,15 +105,15 @@ void Disk::new_command(tlm::tlm_generic_payload& trans, DiskCommand& cmd, const 
         return;
     }
     // The initiator may reuse its payload and extension as soon as we return.
-    const Task task{cmd.read, cmd.bytes, cmd.lba, cmd.tag, cmd.same_blocks, cmd.done, sc_time_stamp() + delay};
+    const Task task{cmd.read, cmd.bytes, cmd.lba, cmd.tag, cmd.same_blocks, true, sc_time_stamp() + delay};
     ++slots_used_;
     ++stats_.commands_accepted;
     stats_.max_queue = std::max(stats_.max_queue, slots_used_);
     cmd.status = CommandStatus::Accepted;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     if (task.read) {
-        buffers_[task.tag].total = task.bytes;
-        ready_.push_back(task);
+        buffer_.open(task.tag, task.bytes);
+        scheduler_.push(task);
         if (!busy_) start_next();
     } else {
         writes_waiting_[task.tag] = task;
@@ -129,14 +131,13 @@ void Disk::write_data_in(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
     writes_waiting_.erase(it);
     task.arrival = sc_time_stamp() + delay;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    if (streams() && params_.write_cache && task.same_blocks == 0 && dirty_ + task.bytes <= params_.buffer_bytes) {
+    if (cache_.admit(task.bytes, task.same_blocks > 0)) {
         // Write-back: complete now; the medium write follows as a job of its own.
-        dirty_ += task.bytes;
         ++stats_.writes_cached;
-        timers_.start(delay, Deferred{task.done, task.tag, 0});
-        task.done = nullptr;
+        timers_.start(delay, Deferred{true, task.tag, 0});
+        task.holds_slot = false;
     }
-    ready_.push_back(task);
+    scheduler_.push(task);
     if (!busy_) start_next();
 }
 
@@ -144,26 +145,18 @@ void Disk::abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
 {
     const std::uint64_t tag = cmd.tag;
     bool held = writes_waiting_.erase(tag) > 0;
-    const auto queued = std::find_if(ready_.begin(), ready_.end(), [tag](const Task& t) { return t.tag == tag && t.done; });
-    if (queued != ready_.end()) {
-        ready_.erase(queued);
-        held = true;
-    }
-    const bool in_service = busy_ && current_.done && current_.tag == tag;
+    if (scheduler_.remove([tag](const Task& t) { return t.tag == tag && t.holds_slot; })) held = true;
+    const bool in_service = busy_ && current_.holds_slot && current_.tag == tag;
     if (in_service) {
         // The actuator abandons the operation; a media step under way never reaches the buffer.
         done_event_.cancel();
         if (sc_time_stamp() > started_) stats_.busy_time += sc_time_stamp() - started_;
-        if (streaming_ && !paused_ && step_bytes_ > 0) buffer_used_ -= step_bytes_;
+        if (streaming_ && !paused_ && step_bytes_ > 0) buffer_.release(step_bytes_);
         busy_ = streaming_ = paused_ = false;
         step_bytes_ = 0;
         held = true;
     }
-    const auto b = buffers_.find(tag);
-    if (b != buffers_.end()) {
-        if (streams()) buffer_used_ -= b->second.media - b->second.taken;
-        buffers_.erase(b);
-    }
+    buffer_.drop(tag);
     if (held) {
         --slots_used_;
         ++stats_.commands_aborted;
@@ -179,20 +172,17 @@ void Disk::move_data(tlm::tlm_generic_payload& trans, const sc_time& delay)
     const std::uint64_t offset = relative % kDiskBufferSpan;
     const auto length = trans.get_data_length();
     if (trans.is_read()) {
-        const auto it = buffers_.find(tag);
-        if (it == buffers_.end() || offset + length > it->second.announced) {
+        if (!buffer_.take(tag, offset, length)) {
             trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
             return;
         }
         if (trans.get_data_ptr() != nullptr && length > 0) std::memset(trans.get_data_ptr(), 0, length);
         stats_.buffer_bytes_out += length;
-        it->second.taken += length;
-        if (it->second.taken >= it->second.total) buffers_.erase(it);
         if (streams()) {
             if (delay == sc_core::SC_ZERO_TIME)
                 release(length);
             else
-                timers_.start(delay, Deferred{nullptr, 0, static_cast<std::uint32_t>(length)});
+                timers_.start(delay, Deferred{false, 0, static_cast<std::uint32_t>(length)});
         }
     } else if (trans.is_write()) {
         if (!writes_waiting_.count(tag)) {
@@ -204,30 +194,13 @@ void Disk::move_data(tlm::tlm_generic_payload& trans, const sc_time& delay)
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-std::size_t Disk::pick() const
-{
-    if (params_.scheduler == Scheduler::Fcfs || ready_.size() == 1) return 0;
-    const sc_time now = sc_time_stamp();
-    std::size_t best = 0;
-    double best_s = 0;
-    for (std::size_t i = 0; i < ready_.size(); ++i) {
-        const Task& t = ready_[i];
-        const double s = mechanism_->estimate(Access{t.read, t.lba, t.bytes}, std::max(now, t.arrival).to_seconds());
-        if (i == 0 || s < best_s) {
-            best = i;
-            best_s = s;
-        }
-    }
-    return best;
-}
-
 void Disk::start_next()
 {
-    if (busy_ || ready_.empty()) return;
-    const std::size_t i = pick();
-    current_ = ready_[i];
-    ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (busy_ || scheduler_.empty()) return;
     const sc_time now = sc_time_stamp();
+    current_ = scheduler_.take([this, &now](const Task& t) {
+        return mechanism_->estimate(Access{t.read, t.lba, t.bytes}, std::max(now, t.arrival).to_seconds());
+    });
     const sc_time start = std::max(now, current_.arrival);
     // A WRITE SAME's range (at most 65535 sectors of at most 64 KiB: below 2^32 bytes).
     const std::uint32_t media_bytes =
@@ -270,35 +243,31 @@ void Disk::service_done()
     const Task finished = current_;
     busy_ = false;
     stats_.busy_time += service_;
-    if (finished.done == nullptr) {
-        dirty_ -= finished.bytes;  // a write-back's data reached the medium
+    if (!finished.holds_slot) {
+        cache_.written(finished.bytes);  // a write-back's data reached the medium
         start_next();
         return;
     }
     --slots_used_;
     ++stats_.commands_served;
     ++(finished.read ? stats_.reads_served : stats_.writes_served);
-    if (finished.read) {
-        ReadBuffer& b = buffers_.at(finished.tag);
-        b.media = b.announced = b.total;
-    }
+    if (finished.read) buffer_.fill(finished.tag);
     // Start the next one before telling the HBA: it may hand us a new command from disk_ready.
     start_next();
-    finished.done->disk_ready(finished.tag);
+    notifier_.ready(socket, finished.tag);
 }
 
 void Disk::schedule_step()
 {
-    ReadBuffer& b = buffers_.at(current_.tag);
-    const std::uint32_t step = std::min<std::uint64_t>(
-        {b.total - b.media, std::max<std::uint64_t>(kMediaStepBytes, params_.zoned.geometry.sector_bytes), params_.buffer_bytes});
-    if (buffer_used_ + step > params_.buffer_bytes) {
+    const std::uint32_t step =
+        buffer_.next_step(current_.tag, std::max<std::uint32_t>(kMediaStepBytes, params_.zoned.geometry.sector_bytes));
+    step_bytes_ = step;
+    if (!buffer_.reserve(step)) {
         // The buffer is full: the medium waits, and everything read so far goes to the HBA.
         paused_ = true;
         paused_at_ = sc_time_stamp();
         ++stats_.media_pauses;
-        step_bytes_ = step;
-        if (b.media > b.announced) announce(b);
+        if (buffer_.unannounced(current_.tag)) announce();
         return;
     }
     // After a pause the next sector has gone by: wait until it comes round under the head again.
@@ -309,22 +278,18 @@ void Disk::schedule_step()
         if (behind > 0) resync = sc_time(r - behind, SC_SEC);
     }
     paused_ = false;
-    buffer_used_ += step;
-    step_bytes_ = step;
     done_event_.notify(resync + sc_time(step / media_rate_, SC_SEC));
 }
 
 void Disk::media_step()
 {
-    ReadBuffer& b = buffers_.at(current_.tag);
-    b.media += step_bytes_;
-    if (b.media < b.total) {
-        if (b.media - b.announced >= params_.buffer_full_ratio * static_cast<double>(params_.buffer_bytes)) announce(b);
+    const ReadBuffer::Arrival arrival = buffer_.arrived(current_.tag, step_bytes_);
+    if (arrival != ReadBuffer::Arrival::Complete) {
+        if (arrival == ReadBuffer::Arrival::Announce) announce();
         schedule_step();
         return;
     }
     // The whole read is in the buffer: the command is done; the HBA takes the rest.
-    b.announced = b.total;
     streaming_ = false;
     busy_ = false;
     stats_.busy_time += sc_time_stamp() - started_;
@@ -333,25 +298,25 @@ void Disk::media_step()
     ++stats_.reads_served;
     const Task finished = current_;
     start_next();
-    finished.done->disk_ready(finished.tag);
+    notifier_.ready(socket, finished.tag);
 }
 
-void Disk::announce(ReadBuffer& b)
+void Disk::announce()
 {
-    b.announced = b.media;
     ++stats_.announcements;
-    current_.done->read_data(current_.tag, b.media);
+    const std::uint32_t bytes = buffer_.announce(current_.tag);
+    notifier_.read_data(socket, current_.tag, bytes);
 }
 
 void Disk::release(std::uint32_t bytes)
 {
-    buffer_used_ -= bytes;
+    buffer_.release(bytes);
     if (paused_ && streaming_) schedule_step();
 }
 
 void Disk::deferred(Deferred& d)
 {
-    if (!d.done) {
+    if (!d.write_back) {
         release(d.release);
         return;
     }
@@ -359,7 +324,7 @@ void Disk::deferred(Deferred& d)
     --slots_used_;
     ++stats_.commands_served;
     ++stats_.writes_served;
-    d.done->disk_ready(d.tag);
+    notifier_.ready(socket, d.tag);
 }
 
 }  // namespace fcal::disk

@@ -3,17 +3,19 @@
 // disk/disk_command.hpp.
 //
 // A new command takes one of `queue_slots` slots, or is answered TASK SET FULL when all are taken;
-// it keeps the slot until its disk_ready call. One actuator serves the eligible commands (a read at
+// it keeps the slot until its Ready notice. One actuator serves the eligible commands (a read at
 // once, a write once its data is in the buffer) one at a time, first come first served or shortest
-// positioning time first. A Mechanism (fixed or zoned) positions for each and gives the media rate.
+// positioning time first (CommandScheduler). A Mechanism (fixed or zoned) positions for each and
+// gives the media rate; ReadBuffer keeps the reads' bytes and WriteCache the write-back data.
 //
 // Fixed model: a read's data are announced when its service ends (no streaming), a write is
 // written through; the disk's buffer has no limit. Zoned model: a read streams from the medium into
 // the buffer (`buffer_bytes`), announced to the HBA whenever the bytes not yet announced reach
 // `buffer_full_ratio` of the buffer or are the rest of the read; the medium pauses while the buffer
-// is full, and then waits for its next sector to come round again. A write is written through, or with `write_cache` completes once its data is in the
-// buffer (write-back) while the medium write follows as a background job; the write cache holds at
-// most buffer_bytes of data not yet on the medium, and a write that does not fit is written through.
+// is full, and then waits for its next sector to come round again. A write is written through, or
+// with `write_cache` completes once its data is in the buffer (write-back) while the medium write
+// follows as a background job; the write cache holds at most buffer_bytes of data not yet on the
+// medium, and a write that does not fit is written through.
 //
 // A WRITE SAME (DiskCommand::same_blocks) is written through: once positioned at its first sector,
 // the medium passes the whole range (Mechanism::pass_seconds).
@@ -22,7 +24,6 @@
 // count as arrived, and read bytes do not leave the buffer, before sc_time_stamp() + delay. The disk
 // keeps no data (reads return zeros).
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -30,9 +31,13 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "fcal/disk/command_scheduler.hpp"
 #include "fcal/disk/disk_command.hpp"
+#include "fcal/disk/disk_notifier.hpp"
 #include "fcal/disk/fixed_mechanism.hpp"
 #include "fcal/disk/mechanism.hpp"
+#include "fcal/disk/read_buffer.hpp"
+#include "fcal/disk/write_cache.hpp"
 #include "fcal/disk/zoned_mechanism.hpp"
 #include "fcal/kernel/pool_allocator.hpp"
 #include "fcal/kernel/timers.hpp"
@@ -40,9 +45,7 @@
 namespace fcal::disk {
 
 enum class DiskModel { Fixed, Zoned };
-enum class Scheduler { Fcfs, Sptf };
 const char* to_string(DiskModel model);       // "fixed", "zoned"
-const char* to_string(Scheduler scheduler);   // "fcfs", "sptf"
 
 // No defaults of their own (the simulator's parameter table holds them, disk.*): a DiskParams{}
 // fails validate() until every field the model uses is set.
@@ -69,7 +72,7 @@ void validate(const DiskParams& params);
 struct DiskStats {
     std::uint64_t commands_accepted = 0;
     std::uint64_t commands_rejected = 0;    // TASK SET FULL: every queue slot was taken
-    std::uint64_t commands_served = 0;      // disk_ready called
+    std::uint64_t commands_served = 0;      // Ready notices sent
     std::uint64_t commands_aborted = 0;     // dropped while holding a slot (CommandKind::Abort)
     std::uint64_t reads_served = 0;
     std::uint64_t writes_served = 0;
@@ -79,7 +82,7 @@ struct DiskStats {
     std::uint64_t buffer_bytes_in = 0;      // write data put into the buffer
     std::uint64_t buffer_bytes_out = 0;     // read data taken from the buffer
     std::uint64_t media_bytes = 0;          // moved to or from the medium (a WRITE SAME: its whole range)
-    std::uint64_t announcements = 0;        // read_data calls (partial reads handed to the HBA)
+    std::uint64_t announcements = 0;        // ReadData notices (partial reads handed to the HBA)
     std::uint64_t media_pauses = 0;         // the medium waited for buffer room
     // Sums over every positioning, seconds.
     std::uint64_t positionings = 0;
@@ -88,7 +91,7 @@ struct DiskStats {
 
 class Disk : public sc_core::sc_module {
 public:
-    tlm_utils::simple_target_socket<Disk> socket;
+    tlm_utils::simple_target_socket<Disk, 32, DiskProtocol> socket;
 
     SC_HAS_PROCESS(Disk);
     Disk(sc_core::sc_module_name name, const DiskParams& params);
@@ -109,22 +112,15 @@ private:
         std::uint64_t lba = 0;
         std::uint64_t tag = 0;
         std::uint32_t same_blocks = 0;  // WRITE SAME: sectors the one sector of data goes to
-        DiskReady* done = nullptr;  // nullptr: a write-back's media write (holds no slot)
+        bool holds_slot = true;     // false: a write-back's media write
         sc_core::sc_time arrival;   // eligible from
     };
     // Work due at a transaction's effective time (its annotated delay): a write-back's completion
-    // (`done` set), or read bytes leaving the buffer.
+    // (`write_back`), or read bytes leaving the buffer.
     struct Deferred {
-        DiskReady* done = nullptr;
+        bool write_back = false;
         std::uint64_t tag = 0;
         std::uint32_t release = 0;
-    };
-    // A read's bytes in the buffer.
-    struct ReadBuffer {
-        std::uint32_t total = 0;
-        std::uint32_t media = 0;      // read from the medium
-        std::uint32_t announced = 0;  // handed to the HBA
-        std::uint32_t taken = 0;      // read out by the HBA
     };
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -133,12 +129,11 @@ private:
     void abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd);
     void move_data(tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay);
     void start_next();
-    std::size_t pick() const;
     void actuator_event();      // SC_METHOD on done_event_
     void service_done();
     void media_step();
     void schedule_step();
-    void announce(ReadBuffer& b);
+    void announce();            // the current read's bytes in the buffer, to the HBA
     void release(std::uint32_t bytes);
     void deferred(Deferred& d);
     bool streams() const { return params_.model == DiskModel::Zoned; }
@@ -147,14 +142,12 @@ private:
     std::unique_ptr<Mechanism> mechanism_;
     DiskStats stats_;
     std::size_t slots_used_ = 0;
-    // By tag, their nodes from a pool (no allocation per command in steady state).
-    template <class Value>
-    using ByTag = std::map<std::uint64_t, Value, std::less<std::uint64_t>, kernel::PoolAllocator<std::pair<const std::uint64_t, Value>>>;
-    ByTag<Task> writes_waiting_;                      // accepted writes whose data is not all in yet
-    std::deque<Task> ready_;                          // eligible, in the order they became so
-    ByTag<ReadBuffer> buffers_;                       // reads with data (to come) in the buffer
-    std::uint64_t buffer_used_ = 0;                   // read data in the buffer, not yet taken
-    std::uint64_t dirty_ = 0;                         // write-back data not yet on the medium
+    // Accepted writes whose data is not all in yet, by tag, their nodes from a pool (no allocation per
+    // command in steady state).
+    std::map<std::uint64_t, Task, std::less<std::uint64_t>, kernel::PoolAllocator<std::pair<const std::uint64_t, Task>>> writes_waiting_;
+    CommandScheduler<Task> scheduler_;  // eligible commands
+    ReadBuffer buffer_;                 // reads with data (to come) in the buffer
+    WriteCache cache_;
     // The actuator.
     bool busy_ = false;
     Task current_;
@@ -167,6 +160,7 @@ private:
     bool streaming_ = false;
     sc_core::sc_event done_event_;
     kernel::Timers<Deferred> timers_;
+    DiskNotifier notifier_;  // the backward path
 };
 
 }  // namespace fcal::disk

@@ -1,8 +1,12 @@
 #pragma once
 // The disk's TLM-2.0 protocol (docs/model.md, "The disks: the TLM-2.0 protocol"). The disk is a TLM
-// target and the protocol is its own: the disk layer sits below the HBA, which drives it. Blocking
-// transport (b_transport), loosely timed: every annotated delay is honoured, on both phases, as the
-// time at which the transaction takes effect (sc_time_stamp() + delay).
+// target and the protocol is its own: the disk layer sits below the HBA, which drives it. Its sockets
+// are of the protocol type DiskProtocol (generic payloads, but not the base protocol: a socket of the
+// base protocol cannot be bound to them by mistake). The forward path is blocking transport
+// (b_transport), loosely timed: every annotated delay is honoured, on both phases, as the time at
+// which the transaction takes effect (sc_time_stamp() + delay). The backward path (nb_transport_bw)
+// carries the disk's notices. So anything that passes both paths on, a monitor or a checker, can sit
+// between the initiator and the disk.
 //
 // Command phase: a tlm_generic_payload WRITE to kDiskCommandAddress, data length 0, carrying a
 // DiskCommand extension.
@@ -19,19 +23,29 @@
 // or a WRITE SAME range beyond the capacity, WRITE SAME data other than one sector).
 //
 // Data phase: plain READ/WRITE payloads at buffer_address(tag, offset), the command's bytes in the
-// disk's buffer. A read of bytes the disk has not yet announced (read_data or disk_ready) is refused
+// disk's buffer. A read of bytes the disk has not yet announced (a ReadData or Ready notice) is refused
 // with TLM_GENERIC_ERROR_RESPONSE. Bytes read leave the buffer, freeing room, at sc_time_stamp() + delay.
 //
-// Backward path, through the DiskReady the command names (calls happen at the simulated time of the
-// event, never earlier):
-// - read_data(tag, bytes): the first `bytes` of read `tag` are in the buffer (the buffer's full
-//   ratio reached while the media read goes on: the initiator should start moving them);
-// - disk_ready(tag): the command is complete and its queue slot free. A read's data are then all in
-//   the buffer; a write's data are on the medium (write-through) or in the write cache (write-back).
+// Backward path: the disk calls nb_transport_bw with phase BEGIN_RESP, delay zero, at the simulated
+// time of the event (never earlier), on a payload of its own (no data) carrying a DiskNotice; the
+// initiator answers TLM_COMPLETED. The payload is valid during the call only (a notice sent from
+// inside it may reuse it). The notices:
+// - ReadData(tag, bytes): the first `bytes` of read `tag` are in the buffer (the buffer's full ratio
+//   reached while the media read goes on: the initiator should start moving them);
+// - Ready(tag): the command is complete and its queue slot free. A read's data are then all in the
+//   buffer; a write's data are on the medium (write-through) or in the write cache (write-back).
+// DiskInitiatorSocket (disk/disk_initiator_socket.hpp) is the initiator's end: it makes the forward
+// transactions and hands the notices to a DiskReady.
 #include <cstdint>
 #include <tlm>
 
 namespace fcal::disk {
+
+// The protocol type of the disk's sockets.
+struct DiskProtocol {
+    using tlm_payload_type = tlm::tlm_generic_payload;
+    using tlm_phase_type = tlm::tlm_phase;
+};
 
 constexpr std::uint64_t kDiskCommandAddress = 0;
 constexpr std::uint64_t kDiskBufferBase = 0x100000000ULL;
@@ -42,6 +56,7 @@ constexpr std::uint64_t buffer_address(std::uint64_t tag, std::uint32_t offset)
     return kDiskBufferBase + tag * kDiskBufferSpan + offset;
 }
 
+// Where the initiator's end of the protocol delivers the disk's notices.
 class DiskReady {
 public:
     virtual ~DiskReady() = default;
@@ -61,25 +76,21 @@ struct DiskCommand : tlm::tlm_extension<DiskCommand> {
     // (docs/model.md, "Erasure"). 0: an ordinary read or write.
     std::uint32_t same_blocks = 0;
     std::uint64_t tag = 0;  // unique among the commands the initiator has at the disk (RX_ID)
-    DiskReady* done = nullptr;
     CommandStatus status = CommandStatus::Accepted;  // set by the disk (kind New)
 
     tlm::tlm_extension_base* clone() const override { return new DiskCommand(*this); }
     void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const DiskCommand&>(other); }
 };
 
-// Sets `gp` up as the command-phase transaction carrying `cmd` (a WRITE to kDiskCommandAddress, no
-// data). The caller keeps `cmd` alive across b_transport and clears the extension afterwards.
-inline void prepare_command(tlm::tlm_generic_payload& gp, DiskCommand& cmd)
-{
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(kDiskCommandAddress);
-    gp.set_data_ptr(nullptr);
-    gp.set_data_length(0);
-    gp.set_streaming_width(0);
-    gp.set_byte_enable_ptr(nullptr);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    gp.set_extension(&cmd);
-}
+enum class NoticeKind { ReadData, Ready };
+
+struct DiskNotice : tlm::tlm_extension<DiskNotice> {
+    NoticeKind kind = NoticeKind::Ready;
+    std::uint64_t tag = 0;
+    std::uint32_t bytes = 0;  // ReadData: the read's first `bytes` are in the buffer
+
+    tlm::tlm_extension_base* clone() const override { return new DiskNotice(*this); }
+    void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const DiskNotice&>(other); }
+};
 
 }  // namespace fcal::disk

@@ -14,31 +14,39 @@
 // exchange_timeout is aborted: its pending work is dropped and an ABTS goes to the target. The BA_ACC,
 // or abts_timeout without one, closes it, and the driver hears io_aborted(); frames that arrive for
 // it in between (or, after giving up on BA_ACC, at any time) are dropped and counted (late_frames).
-#include <array>
-#include <deque>
+//
+// The HBA glues its servers (processors, DMA engine) to pieces with one job each: the OX_IDs
+// (ExchangeIdPool), the frames waiting for FIFO room (HeldFrames), the TASK SET FULL reissues
+// (TaskSetFullRetry) and the exchange recovery (ExchangeRecovery); its one timer facility holds the
+// exchanges' deadlines and the reissues'.
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
-#include <utility>
 #include <vector>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/hba/dma_engine.hpp"
+#include "fcal/hba/exchange_id_pool.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
+#include "fcal/hba/exchange_recovery.hpp"
 #include "fcal/hba/hba_params.hpp"
+#include "fcal/hba/held_frames.hpp"
 #include "fcal/hba/io_request.hpp"
 #include "fcal/hba/service_queue.hpp"
+#include "fcal/hba/task_set_full_retry.hpp"
 #include "fcal/hba/work.hpp"
 #include "fcal/kernel/timers.hpp"
 #include "fcal/loop/lport.hpp"
 
 namespace fcal::hba {
 
-class InitiatorHba : public sc_core::sc_module, public HbaFrontEnd, public loop::PortUser, private WorkOwner {
+class InitiatorHba : public sc_core::sc_module,
+                     public HbaFrontEnd,
+                     public loop::PortUser,
+                     private WorkOwner,
+                     private ExchangeRecovery::Actions {
 public:
     tlm_utils::simple_initiator_socket<InitiatorHba> host_dma;
 
@@ -61,19 +69,19 @@ public:
 
     std::size_t outstanding() const { return exchanges_.size(); }
     // Frames that found their FIFO full and waited in the HBA (back-pressure).
-    std::uint64_t frames_held() const { return frames_held_; }
+    std::uint64_t frames_held() const { return held_.frames_held(); }
     // Commands the disks answered TASK SET FULL, each reissued once more.
-    std::uint64_t task_set_full_retries() const { return task_set_full_retries_; }
+    std::uint64_t task_set_full_retries() const { return retries_.retries(); }
     // Requests waiting now to be reissued.
-    std::size_t retries_waiting() const { return retries_waiting_; }
+    std::size_t retries_waiting() const { return retries_.waiting(); }
     // Recovery: ABTS sent (exchanges aborted), BA_ACC received, ABTS given up on (no BA_ACC within
     // abts_timeout), frames dropped because their exchange was being or had been aborted.
-    std::uint64_t aborts() const { return aborts_; }
-    std::uint64_t ba_acc_received() const { return ba_acc_; }
-    std::uint64_t abts_timeouts() const { return abts_timeouts_; }
-    std::uint64_t late_frames() const { return late_frames_; }
-    // Frames dropped because an earlier frame of their exchange never came (see handle()).
-    std::uint64_t sequence_errors() const { return sequence_errors_; }
+    std::uint64_t aborts() const { return recovery_.aborts(); }
+    std::uint64_t ba_acc_received() const { return recovery_.ba_acc_received(); }
+    std::uint64_t abts_timeouts() const { return recovery_.abts_timeouts(); }
+    std::uint64_t late_frames() const { return recovery_.late_frames(); }
+    // Frames dropped because an earlier frame of their exchange never came.
+    std::uint64_t sequence_errors() const { return recovery_.sequence_errors(); }
     loop::LPort& port() { return port_; }
     const ServiceQueue& processor() const { return cpu_; }
     const DmaEngine& dma() const { return dma_; }
@@ -91,11 +99,11 @@ private:
     };
     void work_done(Work& work) override;
     // A deadline on the HBA's timers: an exchange's timeout (exchange_timeout, then abts_timeout once
-    // aborting), or a request refused with TASK SET FULL waiting to be reissued (`retry`).
+    // aborting), or (`retry`) the oldest request refused with TASK SET FULL is due to be reissued.
     struct Deadline {
         std::uint16_t ox_id = 0;
         std::uint64_t serial = 0;
-        IoRequest* retry = nullptr;
+        bool retry = false;
     };
     using Timers = kernel::Timers<Deadline>;
     struct Active {
@@ -107,25 +115,22 @@ private:
         sc_core::sc_time cmnd_queued;
         std::uint64_t serial = 0;          // this HBA's number for the exchange, never reused
         Timers::Handle timer;              // exchange_timeout, then abts_timeout once aborting
-        bool aborting = false;             // ABTS sent, waiting for BA_ACC
-        std::string reason;                // why it was aborted
-        bool broken = false;               // a frame of it went missing: the rest is dropped
+        ExchangeRecovery::State recovery;
     };
     // Work scheduled for an exchange names it by OX_ID and serial: when it comes due, the exchange may
     // have been aborted (nullptr) and its OX_ID even reused.
     Active* live(std::uint16_t ox_id, std::uint64_t serial);
+    Active* find(std::uint16_t ox_id);
     void send_command(std::uint16_t ox_id, std::uint64_t serial);
     void transmit(std::shared_ptr<const loop::LoopFrame> frame);
     void push_held();
     void handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame);
     void deliver_response(std::uint16_t ox_id);
-    void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped
+    void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped, its OX_ID released
     void deadline(Deadline& d);
-    void exchange_timeout(std::uint16_t ox_id);
-    void abort(std::uint16_t ox_id);
-    void abort_accepted(const fcp::FcFrame& ba_acc);
-    void give_up(std::uint16_t ox_id, std::string reason);  // by value: the exchange holding it is erased
-    std::uint16_t next_ox_id();
+    // ExchangeRecovery::Actions.
+    void send_abts(std::uint16_t ox_id) override;
+    void give_up(std::uint16_t ox_id, std::string reason) override;
     Active& active(std::uint16_t ox_id);
 
     HbaParams params_;
@@ -134,29 +139,14 @@ private:
     ServiceQueue frame_proc_;
     DmaEngine dma_;
     HbaCompletion* completion_ = nullptr;
-    ExchangeMap<Active> exchanges_;
-    std::uint16_t last_ox_id_ = 0;
-    // Frames built while their FIFO was full, per class in the order built, numbered across
-    // classes. When a slot frees, the oldest held frame whose FIFO has room goes in; with the
-    // reorder policy (one FIFO, commands first) a held command goes before held data.
-    struct Held {
-        std::uint64_t number;
-        std::shared_ptr<const loop::LoopFrame> frame;
-    };
-    std::array<kernel::RingQueue<Held>, 3> held_;  // by loop::FrameClass
-    std::uint64_t held_numbers_ = 0;
+    ExchangeMap<Active> exchanges_;  // by OX_ID
+    ExchangeIdPool ox_ids_;
+    HeldFrames held_;
     std::vector<fcp::Exchange::FramePtr> burst_;  // a write burst's frames on their way to the DMA engine
-    std::uint64_t frames_held_ = 0;
-    std::uint64_t task_set_full_retries_ = 0;
-    std::size_t retries_waiting_ = 0;
-    // Recovery, and the reissues after TASK SET FULL.
-    Timers timers_;
+    TaskSetFullRetry retries_;
+    ExchangeRecovery recovery_;
+    Timers timers_;  // the exchanges' timeouts and the reissues after TASK SET FULL
     std::uint64_t last_serial_ = 0;
-    // OX_IDs given up on without a BA_ACC: the target may still send frames for them, so they are
-    // not reused (the oldest are released beyond kQuarantinedIds).
-    std::set<std::uint16_t> quarantined_;
-    std::deque<std::uint16_t> quarantine_order_;
-    std::uint64_t aborts_ = 0, ba_acc_ = 0, abts_timeouts_ = 0, late_frames_ = 0, sequence_errors_ = 0;
 };
 
 }  // namespace fcal::hba

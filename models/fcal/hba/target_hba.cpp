@@ -1,12 +1,14 @@
 #include "fcal/hba/target_hba.hpp"
 
+#include <string>
+
 #include "fcal/fcp/basic_link_service.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 
 namespace fcal::hba {
 
 TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
-    : sc_module(name), disk("disk"), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
+    : sc_module(name), disk("disk", *this), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); }, *this),
       timers_("timers", [this](std::uint64_t& key) { data_timeout(key); })
 {
@@ -28,7 +30,7 @@ void TargetHba::work_done(Work& w)
         Active* a = live(w.id, w.serial);
         if (!a) return;
         port_.queue_frame(a->exchange->make_response(fcp::ScsiStatus::TaskSetFull));
-        exchanges_.erase(w.id);
+        close(w.id);
         return;
     }
     case kDataInBuffer:
@@ -89,10 +91,7 @@ void TargetHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 void TargetHba::handle(const fcp::FcFrame& f)
 {
     if (f.iu == fcp::InformationUnit::Command) {
-        do {
-            last_rx_id_ = static_cast<std::uint16_t>(last_rx_id_ + 1);
-        } while (last_rx_id_ == fcp::kUnassignedId || exchanges_.count(last_rx_id_));
-        const std::uint16_t rx_id = last_rx_id_;
+        const std::uint16_t rx_id = rx_ids_.acquire();
         aborted_.erase(rx_id);
         Active a;
         a.exchange.emplace(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes, params_.block_bytes));
@@ -166,13 +165,10 @@ bool TargetHba::disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind)
     cmd.lba = spec.lba;
     cmd.same_blocks = spec.write_same_blocks;
     cmd.tag = rx_id;
-    cmd.done = this;
-    fcal::disk::prepare_command(command_, cmd);
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    disk->b_transport(command_, t);
-    command_.clear_extension(&cmd);
-    if (!command_.is_response_ok())
-        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the disk refused a command: " + command_.get_response_string()).c_str());
+    const tlm::tlm_response_status status = disk.command(cmd);
+    if (status != tlm::TLM_OK_RESPONSE)
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the disk refused a command (TLM response status " +
+                                     std::to_string(status) + ")").c_str());
     return cmd.status == fcal::disk::CommandStatus::Accepted;
 }
 
@@ -238,7 +234,13 @@ void TargetHba::send_response(std::uint16_t rx_id)
 {
     timers_.cancel(active(rx_id).timer);
     port_.queue_frame(active(rx_id).exchange->make_response());
+    close(rx_id);
+}
+
+void TargetHba::close(std::uint16_t rx_id)
+{
     exchanges_.erase(rx_id);
+    rx_ids_.release(rx_id);
 }
 
 // ABTS: whatever the exchange is doing stops — its DMA and pending steps are dropped, and the disk
@@ -267,7 +269,7 @@ void TargetHba::drop(std::uint16_t rx_id)
     timers_.cancel(a.timer);
     dma_.cancel_exchange(a.serial);
     if (a.at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
-    exchanges_.erase(rx_id);
+    close(rx_id);
     aborted_.insert(rx_id);
 }
 

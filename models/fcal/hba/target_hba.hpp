@@ -1,6 +1,7 @@
 #pragma once
 // A disk's target HBA (docs/model.md, "The HBAs"): the initiator's blocks in target mode, with a
-// TLM-2.0 initiator socket to the disk (commands and its buffer, see disk_command.hpp).
+// TLM-2.0 initiator socket to the disk (commands and its buffer forward, its notices backward: see
+// disk/disk_command.hpp).
 //
 // FCP_CMND: frame_proc (buffer freed) -> single frame transfer to the disk controller -> cmd_exec.
 //   The command goes to the disk at once (read or write); if the disk answers TASK SET FULL, the
@@ -20,11 +21,12 @@
 #include <optional>
 #include <set>
 #include <vector>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/disk/disk_command.hpp"
+#include "fcal/disk/disk_initiator_socket.hpp"
 #include "fcal/hba/dma_engine.hpp"
+#include "fcal/hba/exchange_id_pool.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 #include "fcal/hba/hba_params.hpp"
 #include "fcal/hba/service_queue.hpp"
@@ -36,7 +38,7 @@ namespace fcal::hba {
 
 class TargetHba : public sc_core::sc_module, public loop::PortUser, public fcal::disk::DiskReady, private WorkOwner {
 public:
-    tlm_utils::simple_initiator_socket<TargetHba> disk;
+    fcal::disk::DiskInitiatorSocket disk;
 
     TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port);
 
@@ -96,17 +98,17 @@ private:
     void refuse(std::uint16_t rx_id);
     void send_xfer_rdy(std::uint16_t rx_id);
     void send_response(std::uint16_t rx_id);
+    void close(std::uint16_t rx_id);  // forget the exchange, its RX_ID released
     Active& active(std::uint16_t rx_id);
 
     HbaParams params_;
     loop::LPort& port_;
-    tlm::tlm_generic_payload command_;  // the disk protocol's command phase, one payload for all
     ServiceQueue cpu_;
     ServiceQueue frame_proc_;
     DmaEngine dma_;
     ExchangeMap<Active> exchanges_;  // by RX_ID
+    ExchangeIdPool rx_ids_;
     std::uint64_t task_set_full_ = 0;
-    std::uint16_t last_rx_id_ = 0;
     std::uint64_t last_serial_ = 0;
     std::set<std::uint16_t> aborted_;  // RX_IDs aborted and not yet reused
     std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0, data_timeouts_ = 0;

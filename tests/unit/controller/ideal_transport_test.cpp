@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fcal/controller/ideal_transport.hpp"
+#include "fcal/disk/disk_notifier.hpp"
 
 using namespace fcal;
 
@@ -17,7 +18,8 @@ namespace {
 
 // A disk with `slots` command slots that finishes its oldest command when told to.
 struct ScriptedDisk : sc_core::sc_module {
-    tlm_utils::simple_target_socket<ScriptedDisk> socket;
+    tlm_utils::simple_target_socket<ScriptedDisk, 32, disk::DiskProtocol> socket;
+    disk::DiskNotifier notifier;
     unsigned slots;
     std::vector<disk::DiskCommand> held;
     std::vector<std::string> log;
@@ -53,13 +55,13 @@ struct ScriptedDisk : sc_core::sc_module {
                       std::to_string(cmd->bytes));
     }
 
-    void announce_oldest(std::uint32_t bytes) { held.front().done->read_data(held.front().tag, bytes); }
+    void announce_oldest(std::uint32_t bytes) { notifier.read_data(socket, held.front().tag, bytes); }
 
     void finish_oldest()
     {
         const disk::DiskCommand c = held.front();
         held.erase(held.begin());
-        c.done->disk_ready(c.tag);
+        notifier.ready(socket, c.tag);
     }
 };
 

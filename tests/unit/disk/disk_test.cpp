@@ -7,10 +7,10 @@
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "fcal/disk/disk.hpp"
+#include "fcal/disk/disk_initiator_socket.hpp"
 
 using namespace fcal;
 using sc_core::SC_MS;
@@ -27,12 +27,12 @@ const sc_time kService64k(3.31072, SC_MS);
 
 // Plays the target HBA: issues commands and buffer accesses, records disk_ready times.
 struct Bench : sc_core::sc_module, disk::DiskReady {
-    tlm_utils::simple_initiator_socket<Bench> out;
+    disk::DiskInitiatorSocket out;
     disk::Disk disk;
     std::map<std::uint64_t, sc_time> ready;
     std::function<void(std::uint64_t)> on_ready;
 
-    Bench(sc_core::sc_module_name name, const disk::DiskParams& params) : sc_module(name), out("out"), disk("disk", params)
+    Bench(sc_core::sc_module_name name, const disk::DiskParams& params) : sc_module(name), out("out", *this), disk("disk", params)
     {
         out.bind(disk.socket);
     }
@@ -86,29 +86,12 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
         return send(cmd);
     }
 
-    // One command-phase transaction carrying `cmd` (disk::prepare_command), answered by us.
-    tlm::tlm_response_status send(disk::DiskCommand& cmd, sc_time delay = SC_ZERO_TIME)
-    {
-        tlm::tlm_generic_payload trans;
-        cmd.done = this;
-        disk::prepare_command(trans, cmd);
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
-        return trans.get_response_status();
-    }
+    tlm::tlm_response_status send(disk::DiskCommand& cmd, sc_time delay = SC_ZERO_TIME) { return out.command(cmd, delay); }
 
     tlm::tlm_response_status data(tlm::tlm_command command, std::uint64_t tag, std::uint32_t offset, std::uint32_t bytes,
                                   sc_time delay = SC_ZERO_TIME)
     {
-        std::vector<unsigned char> buffer(bytes, 0xAA);
-        tlm::tlm_generic_payload trans;
-        trans.set_command(command);
-        trans.set_address(disk::buffer_address(tag, offset));
-        trans.set_data_ptr(buffer.data());
-        trans.set_data_length(bytes);
-        trans.set_streaming_width(bytes);
-        out->b_transport(trans, delay);
-        return trans.get_response_status();
+        return out.buffer(command, tag, offset, bytes, delay);
     }
 
     disk::CommandStatus last_status = disk::CommandStatus::Accepted;

@@ -9,10 +9,10 @@
 #include <systemc>
 #include <tuple>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "fcal/disk/disk.hpp"
+#include "fcal/disk/disk_initiator_socket.hpp"
 #include "fcal/disk/zone_geometry.hpp"
 
 using namespace fcal;
@@ -46,12 +46,12 @@ disk::DiskParams tiny(unsigned cylinders, unsigned heads, double inner_ms, doubl
 // Plays the target HBA: sends a WRITE SAME (command, its one sector of data, "data in"), and with
 // `chain` sends the next range as soon as the previous one is done.
 struct Bench : sc_core::sc_module, disk::DiskReady {
-    tlm_utils::simple_initiator_socket<Bench> out;
+    disk::DiskInitiatorSocket out;
     disk::Disk disk;
     std::map<std::uint64_t, sc_time> ready;
     std::function<void(std::uint64_t tag)> chain;
 
-    Bench(sc_core::sc_module_name name, const disk::DiskParams& params) : sc_module(name), out("out"), disk("disk", params)
+    Bench(sc_core::sc_module_name name, const disk::DiskParams& params) : sc_module(name), out("out", *this), disk("disk", params)
     {
         out.bind(disk.socket);
     }
@@ -66,29 +66,14 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
     {
         disk::DiskCommand cmd;
         cmd.read = false;  // a write of `bytes` to every sector of [lba, lba + blocks)
-        cmd.done = this;
         std::tie(cmd.kind, cmd.tag, cmd.lba, cmd.same_blocks, cmd.bytes) = std::make_tuple(kind, tag, lba, blocks, bytes);
-        tlm::tlm_generic_payload trans;
-        disk::prepare_command(trans, cmd);
-        sc_time delay = SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
-        return trans.get_response_status();
+        return out.command(cmd);
     }
     // Returns whether the disk took the command.
     bool write_same(std::uint64_t tag, std::uint64_t lba, std::uint32_t blocks, std::uint32_t bytes = 512)
     {
         if (transact(disk::CommandKind::New, tag, lba, blocks, bytes) != tlm::TLM_OK_RESPONSE) return false;
-        std::vector<unsigned char> block(bytes);
-        tlm::tlm_generic_payload data;
-        data.set_command(tlm::TLM_WRITE_COMMAND);
-        data.set_address(disk::buffer_address(tag, 0));
-        data.set_data_ptr(block.data());
-        data.set_data_length(bytes);
-        data.set_streaming_width(bytes);
-        sc_time delay = SC_ZERO_TIME;
-        out->b_transport(data, delay);
-        REQUIRE(data.get_response_status() == tlm::TLM_OK_RESPONSE);
+        REQUIRE(out.buffer(tlm::TLM_WRITE_COMMAND, tag, 0, bytes) == tlm::TLM_OK_RESPONSE);
         REQUIRE(transact(disk::CommandKind::WriteDataIn, tag, lba, blocks, bytes) == tlm::TLM_OK_RESPONSE);
         return true;
     }

@@ -8,10 +8,10 @@
 #include <map>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "fcal/disk/disk.hpp"
+#include "fcal/disk/disk_initiator_socket.hpp"
 #include "fcal/disk/fixed_mechanism.hpp"
 #include "fcal/disk/zone_geometry.hpp"
 
@@ -65,14 +65,14 @@ disk::DiskParams zoned(std::uint64_t buffer_bytes = 64 * 1024, bool write_cache 
 
 // Plays the target HBA. With `drain`, it takes announced read data out of the buffer at once.
 struct Bench : sc_core::sc_module, disk::DiskReady {
-    tlm_utils::simple_initiator_socket<Bench> out;
+    disk::DiskInitiatorSocket out;
     disk::Disk disk;
     bool drain = true;
     std::map<std::uint64_t, sc_time> ready;
     std::map<std::uint64_t, std::uint32_t> taken;
     std::vector<std::uint32_t> announced;
 
-    Bench(sc_core::sc_module_name name, const disk::DiskParams& params) : sc_module(name), out("out"), disk("disk", params)
+    Bench(sc_core::sc_module_name name, const disk::DiskParams& params) : sc_module(name), out("out", *this), disk("disk", params)
     {
         out.bind(disk.socket);
     }
@@ -92,34 +92,19 @@ struct Bench : sc_core::sc_module, disk::DiskReady {
     {
         std::uint32_t& from = taken[tag];
         if (upto <= from) return;
-        std::vector<unsigned char> buffer(upto - from);
-        tlm::tlm_generic_payload trans;
-        trans.set_command(tlm::TLM_READ_COMMAND);
-        trans.set_address(disk::buffer_address(tag, from));
-        trans.set_data_ptr(buffer.data());
-        trans.set_data_length(upto - from);
-        trans.set_streaming_width(upto - from);
-        sc_time delay = SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        REQUIRE(trans.get_response_status() == tlm::TLM_OK_RESPONSE);
+        REQUIRE(out.buffer(tlm::TLM_READ_COMMAND, tag, from, upto - from) == tlm::TLM_OK_RESPONSE);
         from = upto;
     }
 
     void command(disk::CommandKind kind, bool read, std::uint32_t bytes, std::uint64_t tag, std::uint64_t lba)
     {
-        tlm::tlm_generic_payload trans;
         disk::DiskCommand cmd;
         cmd.kind = kind;
         cmd.read = read;
         cmd.bytes = bytes;
         cmd.tag = tag;
         cmd.lba = lba;
-        cmd.done = this;
-        disk::prepare_command(trans, cmd);
-        sc_time delay = SC_ZERO_TIME;
-        out->b_transport(trans, delay);
-        trans.clear_extension(&cmd);
-        REQUIRE(trans.get_response_status() == tlm::TLM_OK_RESPONSE);
+        REQUIRE(out.command(cmd) == tlm::TLM_OK_RESPONSE);
         REQUIRE(cmd.status == disk::CommandStatus::Accepted);
         if (read) disk_reads[tag] = bytes;
     }

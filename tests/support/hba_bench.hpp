@@ -1,0 +1,159 @@
+#pragma once
+// Test-only: the controller's initiator HBA and `disks` target HBAs with their disks on one loop,
+// built from the modules' own parameter structs (so a test sets any field directly, those the
+// simulator's parameter table does not reach included). Host memory answers at once; I/Os are
+// submitted to the HBA, or to a driver the test puts in front, and their completion times recorded.
+// Optionally a DiskMonitor (disk_monitor.hpp) sits between each target HBA and its disk.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "disk_monitor.hpp"
+#include "fcal/disk/disk.hpp"
+#include "fcal/hba/command_first_queue.hpp"
+#include "fcal/hba/initiator_hba.hpp"
+#include "fcal/hba/target_hba.hpp"
+#include "fcal/loop/loop.hpp"
+#include "fcal/phy/al_pa.hpp"
+
+namespace fcal::test {
+
+// The parameter table's defaults for the HBAs (initiator.*, target.*).
+inline hba::HbaParams initiator_params()
+{
+    using sc_core::sc_time;
+    hba::HbaParams p;
+    p.cmd_exec = sc_time(43.9, sc_core::SC_US);
+    p.xfer_rdy_or_rsp = sc_time(11.8, sc_core::SC_US);
+    p.frame_proc = sc_time(400, sc_core::SC_NS);
+    p.single_frame_transfer = sc_time(20.2, sc_core::SC_US);
+    p.dma.bandwidth_bytes_per_s = 1064e6;
+    p.dma.sched_overhead = sc_time(15.5, sc_core::SC_US);
+    p.dma.policy = hba::DmaPolicy::Fcfs;
+    p.max_payload = 2048;
+    p.block_bytes = 512;
+    p.task_set_full_retry = sc_time(500, sc_core::SC_US);
+    p.exchange_timeout = sc_time(30, sc_core::SC_SEC);
+    p.abts_timeout = sc_time(20, sc_core::SC_SEC);
+    return p;
+}
+inline hba::HbaParams target_params()
+{
+    using sc_core::sc_time;
+    hba::HbaParams p = initiator_params();
+    p.cmd_exec = sc_time(47.4, sc_core::SC_US);
+    p.xfer_rdy_or_rsp = sc_time(10.3, sc_core::SC_US);
+    p.data_timeout = sc_time(60, sc_core::SC_SEC);
+    return p;
+}
+// The fixed disk of the baseline: 2 ms access, 50 MB/s, 16 slots.
+inline disk::DiskParams fixed_disk_params()
+{
+    disk::DiskParams p;
+    p.model = disk::DiskModel::Fixed;
+    p.queue_slots = 16;
+    p.access_time_s = 2e-3;
+    p.media_rate_bytes_per_s = 50e6;
+    return p;
+}
+
+class HbaBench : public sc_core::sc_module, public hba::HbaCompletion {
+public:
+    HbaBench(sc_core::sc_module_name name, const hba::HbaParams& initiator, const hba::HbaParams& target,
+             const std::vector<disk::DiskParams>& disks, bool monitors = false)
+        : sc_module(name), memory_socket("memory")
+    {
+        memory_socket.register_b_transport(this, &HbaBench::memory_access);
+        loop::LoopConfig lc;
+        lc.nodes.push_back(node(kControllerAlPa));
+        for (unsigned d = 0; d < disks.size(); ++d) {
+            disk_al_pas.push_back(phy::al_pa_of_loop_id(d + 1));  // loop_ID 0 is the controller's 0x01
+            lc.nodes.push_back(node(disk_al_pas.back()));
+        }
+        loop_ = std::make_unique<loop::Loop>("loop", lc);
+        this->initiator = std::make_unique<hba::InitiatorHba>(
+            "initiator", initiator, *loop_->find(kControllerAlPa), std::make_unique<hba::CommandFirstQueue>(initiator.cmdf));
+        this->initiator->host_dma.bind(memory_socket);
+        this->initiator->set_completion(this);
+        for (unsigned d = 0; d < disks.size(); ++d) {
+            const std::string n = std::to_string(d);
+            targets.push_back(std::make_unique<hba::TargetHba>(("target" + n).c_str(), target, *loop_->find(disk_al_pas[d])));
+            this->disks.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), disks[d]));
+            if (monitors) {
+                this->monitors.push_back(std::make_unique<DiskMonitor>(("monitor" + n).c_str()));
+                targets.back()->disk.bind(this->monitors.back()->from_initiator);
+                this->monitors.back()->to_disk.bind(this->disks.back()->socket);
+            } else {
+                targets.back()->disk.bind(this->disks.back()->socket);
+            }
+        }
+    }
+
+    // A request for disk `d`, owned by the bench.
+    hba::IoRequest* request(unsigned d, bool read, std::uint32_t bytes, std::uint64_t lba = 0)
+    {
+        auto io = std::make_unique<hba::IoRequest>();
+        io->id = requests_.size() + 1;
+        io->disk = d;
+        io->target = disk_al_pas.at(d);
+        io->read = read;
+        io->bytes = bytes;
+        io->lba = lba;
+        requests_.push_back(std::move(io));
+        return requests_.back().get();
+    }
+    // Submits a new request straight to the initiator HBA.
+    hba::IoRequest* submit(unsigned d, bool read, std::uint32_t bytes, std::uint64_t lba = 0)
+    {
+        hba::IoRequest* io = request(d, read, bytes, lba);
+        initiator->submit(io);
+        return io;
+    }
+
+    void io_complete(hba::IoRequest* io) override
+    {
+        completed[io->id] = sc_core::sc_time_stamp();
+        if (next) next->io_complete(io);
+    }
+    void io_aborted(hba::IoRequest* io, const std::string& reason) override
+    {
+        aborted[io->id] = reason;
+        if (next) next->io_aborted(io, reason);
+    }
+
+    static constexpr phy::AlPa kControllerAlPa = 0x01;
+    std::vector<phy::AlPa> disk_al_pas;
+    std::unique_ptr<hba::InitiatorHba> initiator;
+    std::vector<std::unique_ptr<hba::TargetHba>> targets;
+    std::vector<std::unique_ptr<disk::Disk>> disks;
+    std::vector<std::unique_ptr<DiskMonitor>> monitors;
+    std::map<std::uint64_t, sc_core::sc_time> completed;  // by request id
+    std::map<std::uint64_t, std::string> aborted;
+    hba::HbaCompletion* next = nullptr;  // also told of every completion (a driver in front)
+    std::uint64_t memory_bytes = 0;
+
+private:
+    static loop::LoopNode node(phy::AlPa al_pa)
+    {
+        loop::LoopNode n;
+        n.port.al_pa = al_pa;
+        n.port.incoming_buffers = 2;
+        return n;
+    }
+    void memory_access(tlm::tlm_generic_payload& trans, sc_core::sc_time&)
+    {
+        memory_bytes += trans.get_data_length();
+        trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+
+    tlm_utils::simple_target_socket<HbaBench> memory_socket;
+    std::unique_ptr<loop::Loop> loop_;
+    std::vector<std::unique_ptr<hba::IoRequest>> requests_;
+};
+
+}  // namespace fcal::test
