@@ -85,7 +85,9 @@ def citations(root: str) -> list[tuple[str, str, str]]:
             line = text.count("\n", 0, m.start()) + 1
             file = "README.md" if m.group("file") in ("README", "README.md") else m.group("file")
             hs = [m.group("h")] + [mm.group("h") for mm in MORE.finditer(m.group("more"))]
-            out += [(f"{rel}:{line}", file, flat(h)) for h in hs if flat(h) != PLACEHOLDER]
+            # a heading has a letter or digit (`"README.md", "` between two string literals is no citation)
+            out += [(f"{rel}:{line}", file, flat(h)) for h in hs
+                    if flat(h) != PLACEHOLDER and re.search(r"[A-Za-z0-9]", h)]
     return out
 
 
