@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's parameter reference from `fcal-sim --list-params --json` (fcal_tools.params_reference)."""
+"""The parameter reference (docs/parameters.md) from `fcal-sim --list-params --json` (fcal_tools.params_reference)."""
 import sys
 
 from fcal_tools.params_reference import main

@@ -1,6 +1,9 @@
 """Speed benchmark of fcal-sim (issue 19, "Ten times real time by design"): prints Markdown tables.
 
-  python3 tools/bench.py [--fcal-sim PATH] [--reps N] [--quick] [--no-valgrind]
+  python3 tools/bench.py [--fcal-sim PATH] [--reps N] [--quick] [--no-valgrind] [--write docs/speed.md]
+
+--write PAGE puts the main table into PAGE between its markers `<!-- bench.py: begin ...-->` and
+`<!-- bench.py: end -->` (docs/speed.md carries them), replacing what was there, once the benchmark ends.
 
 Scenarios (every other parameter at its default):
   baseline      no options (17-node loop, 16 disks, CMDF schedule, 64 KiB reads, queue depth 1)
@@ -186,8 +189,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=None, help="timing runs per scenario (default 5, 1 with --quick)")
     ap.add_argument("--quick", action="store_true", help="one rep, shorter valgrind runs, 1 s / 10 s for the baseline only")
     ap.add_argument("--no-valgrind", action="store_true", help="skip the valgrind columns")
+    ap.add_argument("--write", metavar="PAGE", help="put the main table into PAGE between its bench.py markers")
     a = ap.parse_args(argv)
+    if a.write:
+        try:
+            with open(a.write, encoding="utf-8") as f:
+                replace_between_markers(f.read(), [])
+        except (OSError, ValueError) as e:
+            ap.error(f"--write {a.write}: {e}")
     return guard("bench", lambda: bench(a, ap))
+
+
+BEGIN_MARKER = "<!-- bench.py: begin"
+END_MARKER = "<!-- bench.py: end -->"
+
+
+def replace_between_markers(text: str, lines: list[str]) -> str:
+    """text with the lines between its begin and end markers (each on a line of its own) replaced by lines."""
+    rows = text.split("\n")
+    begin = [i for i, r in enumerate(rows) if r.startswith(BEGIN_MARKER)]
+    end = [i for i, r in enumerate(rows) if r.strip() == END_MARKER]
+    if len(begin) != 1 or len(end) != 1 or end[0] < begin[0]:
+        raise ValueError(f"needs exactly one line starting {BEGIN_MARKER!r} followed by one line {END_MARKER!r}")
+    return "\n".join(rows[:begin[0] + 1] + lines + rows[end[0]:])
 
 
 def bench(a: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
@@ -279,16 +303,15 @@ def bench(a: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
     if not os.access(TIME, os.X_OK):
         print(f"{TIME} not found (Debian package 'time'): peak memory is skipped (n/a).")
     print()
-    print("| scenario | x real time | wall s | instr / I/O | instr / frame | port act / frame | kernel act / frame "
-          "| allocs / frame | MiB 1 s | MiB 10 s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    table = ["| scenario | x real time | wall s | instr / I/O | instr / frame | port act / frame | kernel act / frame "
+             "| allocs / frame | MiB 1 s | MiB 10 s |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     details = []
     per_io = {}
     allocs = {}
     for name, _ in SCENARIOS:
         t = timing[name]
         if not isinstance(t, dict):
-            print(f"| {name} | error | | | | | | | | |")
+            table.append(f"| {name} | error | | | | | | | | |")
             notes.append(f"{name}: {t}")
             continue
         ipio = ipf = kapf = apf_alloc = None
@@ -314,9 +337,10 @@ def bench(a: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
                                f"{r_s['completed_ios']:,} / {r_t['completed_ios']:,} |")
         xrt = None if t["ratio"] is None else f"{t['ratio']:.1f}"
         mem = [lengths.get((name, s)) for s in (1.0, 10.0)]
-        print(f"| {name} | {fmt(xrt)} | {fmt(t['wall'], 3)} | {fmt(ipio, 0)} | {fmt(ipf, 0)} | {fmt(t['apf'])} "
-              f"| {fmt(kapf)} | {fmt(apf_alloc)} | {fmt(mem[0][2] if mem[0] else None, 1)} "
-              f"| {fmt(mem[1][2] if mem[1] else None, 1)} |")
+        table.append(f"| {name} | {fmt(xrt)} | {fmt(t['wall'], 3)} | {fmt(ipio, 0)} | {fmt(ipf, 0)} | {fmt(t['apf'])} "
+                     f"| {fmt(kapf)} | {fmt(apf_alloc)} | {fmt(mem[0][2] if mem[0] else None, 1)} "
+                     f"| {fmt(mem[1][2] if mem[1] else None, 1)} |")
+    print("\n".join(table))
     print()
     if lengths:
         print("Runs behind the memory columns (measured_ios -> simulated s): " + "; ".join(
@@ -387,4 +411,10 @@ def bench(a: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
             print(f"Note: {note}")
     print()
     print(f"Benchmark time: {time.monotonic() - started:.0f} s")
+    if a.write:
+        with open(a.write, encoding="utf-8") as f:
+            page = replace_between_markers(f.read(), table)
+        with open(a.write, "w", encoding="utf-8") as f:
+            f.write(page)
+        print(f"table written to {a.write}")
     return 1 if failed else 0

@@ -1,7 +1,7 @@
-"""The README's parameter reference, generated from `fcal-sim --list-params --json`.
+"""The parameter reference (docs/parameters.md), generated from `fcal-sim --list-params --json`.
 
-  python3 tools/params_reference.py [--fcal-sim FCAL_SIM] --write README.md   # regenerate the table in place
-  python3 tools/params_reference.py [--fcal-sim FCAL_SIM] --check README.md   # exit 1 if it differs (ctest)
+  python3 tools/params_reference.py [--fcal-sim FCAL_SIM] --write docs/parameters.md   # regenerate the table in place
+  python3 tools/params_reference.py [--fcal-sim FCAL_SIM] --check docs/parameters.md   # exit 1 if it differs (ctest)
   python3 tools/params_reference.py [--fcal-sim FCAL_SIM]                     # print the table
 
 The table sits between the two marker lines below; everything else in the file is left alone. Each

@@ -1,4 +1,4 @@
-"""The README's parameter reference is generated from fcal-sim --list-params --json
+"""The parameter reference (docs/parameters.md) is generated from fcal-sim --list-params --json
 (tools/params_reference.py): a test fails when it drifts from what the program declares."""
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import subprocess
 import pytest
 from conftest import ROOT, tool
 
-README = os.path.join(ROOT, "README.md")
+PARAMETERS = os.path.join(ROOT, "docs", "parameters.md")
 
 
 def reference(fcal_sim_path: str, *args: str) -> subprocess.CompletedProcess[str]:
     return tool("tools/params_reference.py", "--fcal-sim", fcal_sim_path, *args)
 
 
-def test_the_readme_reference_is_current(fcal_sim_path):
-    r = reference(fcal_sim_path, "--check", README)
+def test_the_parameter_reference_is_current(fcal_sim_path):
+    r = reference(fcal_sim_path, "--check", PARAMETERS)
     assert r.returncode == 0, r.stderr
 
 
@@ -33,8 +33,8 @@ def test_every_listed_key_has_one_row_in_listing_order(fcal_sim_path, fcal_sim):
     ("| `workload.seed` |", "| `workload.seed_old` |"),               # a key the program no longer has
 ])
 def test_a_drifted_copy_fails_and_write_repairs_it(fcal_sim_path, tmp_path, old, new):
-    copy = tmp_path / "README.md"
-    text = open(README, encoding="utf-8").read()
+    copy = tmp_path / "parameters.md"
+    text = open(PARAMETERS, encoding="utf-8").read()
     assert old in text
     copy.write_text(text.replace(old, new, 1), encoding="utf-8")
     r = reference(fcal_sim_path, "--check", str(copy))
@@ -55,5 +55,5 @@ def test_a_file_without_the_markers_is_one_line_and_exit_2(fcal_sim_path, tmp_pa
 def test_a_program_that_cannot_list_is_one_line(tmp_path):
     broken = tmp_path / "fcal-sim"
     shutil.copy("/bin/false", broken)
-    r = reference(str(broken), "--check", README)
+    r = reference(str(broken), "--check", PARAMETERS)
     assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1

@@ -70,10 +70,10 @@ def test_the_caption_counts_the_seeds():
 
 
 def readme_plot_command():
-    """The `tools/sweep plot` line of the README's Sweeps section, as arguments after `plot`."""
+    """The `tools/sweep plot` line of the README's quick start for architects, as arguments after `plot`."""
     with open(os.path.join(ROOT, "README.md")) as f:
         text = f.read()
-    section = text[text.index("## Sweeps and the thesis"):]
+    section = text[text.index("### Architect: run, sweep, plot"):]
     line = next(l for l in section.splitlines() if "tools/sweep plot" in l and "--x" in l)
     args = shlex.split(line.split("#")[0])
     return args[args.index("plot") + 1:]
