@@ -174,7 +174,7 @@ std::string one_line(std::string s)
 
 int main(int argc, char* argv[])
 {
-    CLI::App app{"8b/10b codec, ordered sets and AL_PAs of the FC-AL model (docs/model.md, \"The physical layer\")", kProgram};
+    CLI::App app{"8b/10b codec, ordered sets and AL_PAs of the FC-AL model (docs/phy.md, \"The physical layer\")", kProgram};
     app.require_subcommand(1);
 
     auto* table = app.add_subcommand("table", "Print the 268 characters with their RD- and RD+ codes as CSV "

@@ -1,8 +1,8 @@
 // fcal-sim's command line: options, then calls to the simulator library (sim/). With no arguments it
 // runs the baseline scenario (docs/model.md, "The baseline scenario") and prints a readable summary.
 //
-// Exit codes: 0 every I/O ended, completed or failed (docs/model.md, "Faults and recovery: FCP
-// recovery": failed I/Os are counted in the results, failed_ios, and named on stderr); 1 the time
+// Exit codes: 0 every I/O ended, completed or failed (docs/faults.md, "FCP recovery": failed
+// I/Os are counted in the results, failed_ios, and named on stderr); 1 the time
 // limit (sim.time_limit_s) stopped the run first; 2 bad input (configuration key, value, file or
 // output path; one line on stderr naming it, before anything runs or any file is touched); 3
 // deadlock (I/Os outstanding and nothing left to happen; every port's state is printed); 4 the RTL

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing with libFuzzer (README, "Sanitizers, fuzzing and random configurations"): builds the fuzz targets of tests/fuzz
+# Fuzzing with libFuzzer (docs/testing.md, "Sanitizers, fuzzing and random configurations"): builds the fuzz targets of tests/fuzz
 # with Debian's clang (coverage, AddressSanitizer, UndefinedBehaviorSanitizer) into build-fuzz/ and
 # runs each for SECONDS (default 60), starting from its committed corpus.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     targets: fuzz_8b10b fuzz_config_json fuzz_set

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer build (README, "Sanitizers, fuzzing and random configurations"): builds fcal with
+# The sanitizer build (docs/testing.md, "Sanitizers, fuzzing and random configurations"): builds fcal with
 # AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/ and runs tests there.
 #   scripts/sanitize.sh            the whole suite (every test but the "long" ones), as scripts/test.sh
 #   scripts/sanitize.sh --subset   what scripts/test.sh (and so CI) runs after the normal suite: the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak under bit errors (docs/model.md, "Faults and recovery"): 10^5 I/Os on a loop with
+# Soak under bit errors (docs/faults.md, "Faults and recovery"): 10^5 I/Os on a loop with
 # loop.ber=1e-6 end with every I/O completed or failed (none outstanding, no hang), every abort
 # either retried or ending a failed I/O after exactly driver.retries retries, and the same results
 # from the same seed; and throughput falls, retries rise, as the error rate rises.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# DECODE on a RAID 0 volume of DECODE's drives (docs/model.md, "DECODE"): a read-only workload gives the
+# DECODE on a RAID 0 volume of DECODE's drives (docs/controller.md, "DECODE"): a read-only workload gives the
 # same results with and without DECODE over the same layout; with no free slots DECODE is plain RAID 0
 # even for writes; with free slots writes relocate and a repeated run is byte-identical; bad keys exit 2
 # naming the key.

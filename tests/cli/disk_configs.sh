@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The drives of configs/disks/ load and run in fcal-sim, which prints each one's capacity; the
 # capacity in the results is floor(N(C)) x sector size, worked out here from the file's geometry
-# (docs/model.md, "The disks: the zoned model"). Bad disk keys exit with code 2 naming the key.
+# (docs/disk.md, "The zoned model"). Bad disk keys exit with code 2 naming the key.
 # Usage: disk_configs.sh <bin dir>
 set -euo pipefail
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fcal-sim erasure jobs (docs/model.md, "Erasure"): the erase.* keys and per-disk overrides
+# fcal-sim erasure jobs (docs/erasure.md, "Erasure"): the erase.* keys and per-disk overrides
 # (disk.<i>.<name>), their errors (exit 2, one line naming the key and the disk), a small fixed-disk
 # erase whose WRITE SAME times follow access time + range / media rate, the progress lines on stderr,
 # and byte-identical results for a repeated run.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# FCP recovery (docs/model.md, "Faults and recovery: FCP recovery"), through fcal-sim's test-only
+# FCP recovery (docs/faults.md, "FCP recovery"), through fcal-sim's test-only
 # frame-loss hooks: a lost FCP_CMND, FCP_XFER_RDY, FCP_DATA or FCP_RSP leads to the exchange timeout,
 # an ABTS, one driver retry and a completed I/O whose response time includes the timeout; a lost ABTS
 # or BA_ACC adds the ABTS timeout; an I/O that keeps failing is reported failed after exactly
@@ -139,7 +139,7 @@ run_hooked --set disk.count=2 --set workload.measured_ios=10 --set initiator.exc
 expect_rc 3 "--test-lose-io with a short exchange timeout"
 ok "a lost completion is still a deadlock (exit 3), even with a short exchange timeout"
 # The HBA's timer facility may keep a notification pending after its last deadline was cancelled
-# (docs/model.md, "Simulation kernel: timers"): one due after the time limit must not turn the
+# (docs/kernel.md, "Timers"): one due after the time limit must not turn the
 # deadlock into a time limit.
 run_hooked --set disk.count=4 --set workload.measured_ios=50 --set sim.time_limit_s=5 --test-lose-io 5 --quiet
 expect_rc 3 "--test-lose-io with the time limit before the exchange timeout"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Embedding fcal (README, "Embedding fcal"): `cmake --install` puts the programs, the model libraries
+# Embedding fcal (docs/cli.md, "Embedding fcal"): `cmake --install` puts the programs, the model libraries
 # and the headers (include/fcal/<layer>/...) under a prefix with a CMake package, and a user's own
 # sc_main (examples/embed) finds it with find_package(fcal), builds against "fcal/sim/..." headers,
 # links fcal::fcal_sim and runs a simulation to completion.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A layer includes headers only from layers below it (README, "Tour"):
+# A layer includes headers only from layers below it (docs/model.md, "Source layout"):
 #   kernel < phy < loop < fcp < disk < hba < cosim < host < controller < sim
 # (the disk is a TLM target the target HBA drives, so the protocol between them is the disk's)
 # Fails naming the file and the include that reaches upward or sideways.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# loop.ber and loop.al_time_us (docs/model.md, "Faults and recovery", "The loop"): at loop.ber=0 (the
+# loop.ber and loop.al_time_us (docs/faults.md, "Faults and recovery", "Bit errors on the loop"): at loop.ber=0 (the
 # default) a run gives exactly the results of a run that does not name the keys, the two new counters
 # at 0; the config echo shows both; out-of-range and malformed values are refused with exit code 2
 # naming the key.

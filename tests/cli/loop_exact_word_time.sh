@@ -3,7 +3,7 @@
 # many changes coincide in one instant. A run at 2.0 Gbaud (the first case below) once never ended:
 # a port started arbitrating on a frame queued in the same instant as a primitive it had just passed
 # on, and the port downstream got its ARB after that later primitive and re-armed its receive event
-# for the same instant forever (docs/model.md, "The loop: the livelock guard"). Every case must
+# for the same instant forever (docs/loop.md, "The livelock guard"). Every case must
 # complete (exit 0) well within the timeout, and, with every port traced (the full hop-by-hop path),
 # give the same results as untraced (the fast path stays exact when changes coincide).
 # Usage: loop_exact_word_time.sh <bin dir>

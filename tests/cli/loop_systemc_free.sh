@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The LPSM and its credit accounting are SystemC-free (issue 11, docs/model.md "The loop: the port's
-# pieces"): neither they nor any header they include pulls in SystemC, so tests can drive the state
+# The LPSM and its credit accounting are SystemC-free (issue 11, docs/loop.md "The port's pieces"):
+# neither they nor any header they include pulls in SystemC, so tests can drive the state
 # machine word by word without a kernel. Checked with the compiler's own list of included files.
 # Usage: loop_systemc_free.sh <bin dir>   (the bin dir is not used)
 set -euo pipefail

@@ -4,7 +4,7 @@
 # with the I/O account balanced and nothing on stderr, so in the sanitizer build (scripts/sanitize.sh)
 # also without a sanitizer report.
 # Usage: random_configs.sh <bin dir> [N (default 12)] [first seed (default 1)]
-# The ctest suite runs 12; the test labelled "long" runs 300 (README, "Sanitizers, fuzzing and random configurations").
+# The ctest suite runs 12; the test labelled "long" runs 300 (docs/testing.md, "Sanitizers, fuzzing and random configurations").
 set -euo pipefail
 
 sim="$1/fcal-sim"
@@ -99,7 +99,7 @@ def drawn(r, disks, rtl, faults):
         "cmdf.fifo": r.choice(PARAMS["cmdf.fifo"]["choices"]) if r.random() < 0.5 else None,
         "cmdf.arbitration": r.random() < 0.5 if r.random() < 0.5 else None,
         "cmdf.preempt": r.random() < 0.5 if r.random() < 0.5 else None,
-        # Bit errors with short timers (docs/model.md, "Faults and recovery"): AL_TIME above twice any
+        # Bit errors with short timers (docs/faults.md, "Faults and recovery"): AL_TIME above twice any
         # round trip drawn here, exchange timers above any service time drawn here.
         "loop.ber": float("%.3g" % 10 ** r.uniform(-9, -5)) if faults else None,
         "loop.al_time_us": r.choice([500, 2000, 15000]) if faults else None,

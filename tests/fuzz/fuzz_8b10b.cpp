@@ -1,5 +1,5 @@
-// Fuzz target: the 8b/10b decoder on an arbitrary 10-bit stream (docs/model.md, "The physical
-// layer: 8b/10b", "The physical layer: ordered sets"). The first byte's lowest bit picks the starting
+// Fuzz target: the 8b/10b decoder on an arbitrary 10-bit stream (docs/phy.md, "8b/10b",
+// "Ordered sets"). The first byte's lowest bit picks the starting
 // running disparity; the bits of the rest, each byte's most significant bit first, are cut into
 // 10-bit codes. A receiver decodes code after code, carrying the running disparity,
 // and reads every four valid characters starting with K28.5 as a transmission word.

@@ -1,4 +1,4 @@
-// Erasure jobs through the whole system (docs/model.md, "Erasure"): command counts, wire bytes and
+// Erasure jobs through the whole system (docs/erasure.md, "Erasure"): command counts, wire bytes and
 // media bytes of tiny zoned disks, computed here from the capacity, the transfer length and the
 // FCP frame sizes.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The I/O account (docs/model.md, "Faults and recovery: FCP recovery"), which fcal-sim checks after
+// The I/O account (docs/faults.md, "FCP recovery"), which fcal-sim checks after
 // every run (exit 5 when it does not balance): it balances after a run with aborts, retries and
 // failed I/Os, and it notices a request the layer below holds that the workload never issued.
 #include <catch2/catch.hpp>

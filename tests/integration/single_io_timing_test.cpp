@@ -1,5 +1,5 @@
 // A single I/O at queue depth 1 takes exactly the sum of the configured overheads, loop round trips
-// and transfer times, computed here by hand from the model in docs/model.md (issue 4). Nothing below is
+// and transfer times, computed here by hand from the model in docs/hba.md (issue 4). Nothing below is
 // taken from the simulator's output.
 #include <catch2/catch.hpp>
 

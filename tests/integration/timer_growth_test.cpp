@@ -1,4 +1,4 @@
-// No growing kernel state (docs/model.md, "Simulation kernel: timers"): over a run ten times longer,
+// No growing kernel state (docs/kernel.md, "Timers"): over a run ten times longer,
 // the model's timers make kernel notifications at a rate set by time, not by I/Os — one per timeout
 // period and facility at most — and never replace a pending notification (SystemC would keep the
 // replaced one in its event heap until its time). A deterministic stand-in for the kernel's heap size,

@@ -1,5 +1,5 @@
-// The storage controller's volume in the whole system (docs/model.md, "The storage controller:
-// volumes and RAID"): split-merge disciplines, member command counts per RAID 5 write shape, RAID 1
+// The storage controller's volume in the whole system (docs/controller.md, "Volumes and
+// RAID"): split-merge disciplines, member command counts per RAID 5 write shape, RAID 1
 // read balancing, conservation of the data split over members.
 #include <catch2/catch.hpp>
 
@@ -51,7 +51,7 @@ TEST_CASE("fork-join lets several requests' commands interleave", "[integration]
 }
 
 // Sequential, aligned writes of whole units over a 4+P RAID 5 volume (64 KiB units) all have one write
-// shape; the member command counts per request follow from docs/model.md: one unit is a
+// shape; the member command counts per request follow from docs/controller.md: one unit is a
 // read-modify-write (2 reads, 2 writes), two units (half a row) a reconstruct-write (2 reads, 3
 // writes), four units (a row) a full-row write (5 writes, no reads).
 static void check_raid5_writes(unsigned units, std::uint64_t reads, std::uint64_t writes)

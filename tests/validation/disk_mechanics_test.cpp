@@ -1,4 +1,4 @@
-// The zoned disk against its analytic model (docs/model.md, "The disks: the zoned model"). Every
+// The zoned disk against its analytic model (docs/disk.md, "The zoned model"). Every
 // expected number is computed here from the formulas, by numerical integration where needed; the
 // analytic functions live in this test, not in the model.
 #include <catch2/catch.hpp>

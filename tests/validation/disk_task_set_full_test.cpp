@@ -1,6 +1,6 @@
 // TASK SET FULL end to end: a disk with fewer queue slots than the I/Os the controller keeps at it
 // refuses the extra commands; the target HBA answers TASK SET FULL, the initiator holds each and
-// issues it again, and no I/O is lost (docs/model.md, "The disks", "The HBAs").
+// issues it again, and no I/O is lost (docs/disk.md, "The disks", docs/hba.md, "The HBAs").
 #include <catch2/catch.hpp>
 
 #include <string>

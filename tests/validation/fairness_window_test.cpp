@@ -1,5 +1,5 @@
-// Quantitative fairness (docs/model.md, "The loop: fairness", "Fairness under contention: the access
-// window"): k fair ports that all want the loop at once each win exactly once per access window, in
+// Quantitative fairness (docs/loop.md, "Fairness", "Fairness under contention: the access window"):
+// k fair ports that all want the loop at once each win exactly once per access window, in
 // AL_PA order, and the window lasts exactly what its circuits, hand-overs and the IDLEs that end it
 // add up to. Every expected time is computed here from the word time, the port delay, the cable
 // delay, the ring positions and the frame length; nothing is taken from the simulator's output.
@@ -90,7 +90,7 @@ void check_windows(const Scenario& s, unsigned windows)
 {
     const unsigned k = static_cast<unsigned>(s.al_pas.size());
     // Durations are SystemC times at 1 ps resolution: a port delay of n words and a cable are each
-    // rounded once to the picosecond (docs/model.md, "The physical layer: line rates and word time"),
+    // rounded once to the picosecond (docs/phy.md, "Line rates and word time"),
     // and a hop adds the two, so the hop is computed the same way; what is left of the rounding is
     // below a picosecond per duration, which the tolerance below allows for.
     const double w = 40.0 / 2.125e9 * 1e9;
@@ -174,14 +174,14 @@ TEST_CASE("every access window repeats the AL_PA order and lasts k circuits plus
 {
     // From the second window on this needs the IDLEs that end a window to reach every waiting port:
     // the IDLE that sets a port's ACCESS is repeated unchanged, and its arbitration replaces only
-    // the words after it (docs/model.md, "The loop: fairness").
+    // the words after it (docs/loop.md, "Fairness").
     auto all = increasing_rings();
     for (auto& s : other_rings()) all.push_back(std::move(s));
     sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_MS));
     for (const auto& s : all) check_windows(*s, kWindows);
 }
 
-// KNOWN MODEL DEVIATION (expected to fail; docs/model.md, "Fairness under contention: the access
+// KNOWN MODEL DEVIATION (expected to fail; docs/loop.md, "Fairness under contention: the access
 // window"). The IDLEs that end a window reach the waiting ports as a single IDLE word: the first
 // waiting port downstream of the last winner repeats the IDLE that sets its ACCESS and replaces the
 // ones after it with its ARB. The sink returns its R_RDY for the last winner's frame in the word

@@ -1,4 +1,4 @@
-// Bit errors on the loop against the formula (docs/model.md, "Faults and recovery", "The loop"): a
+// Bit errors on the loop against the formula (docs/faults.md, "Faults and recovery", "Bit errors on the loop"): a
 // word of 40 bits is hit with p_w = 1 - (1 - ber)^40, and a frame of n words that crosses h links
 // is discarded with probability 1 - (1 - p_w)^(n h). Many frames over a small loop, with a binomial
 // tolerance.

@@ -1,4 +1,4 @@
-// Validation of the close timer (docs/model.md, "The loop: close timer"): a frame source slower than
+// Validation of the close timer (docs/loop.md, "Close timer"): a frame source slower than
 // the link, with and without a hold longer than the gap between its frames. Expectations follow from
 // the frame length, the line rate and the source's period alone.
 #include <catch2/catch.hpp>

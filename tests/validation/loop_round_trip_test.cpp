@@ -1,5 +1,5 @@
-// Validation of the loop model against round-trip analysis (first principles; docs/model.md, "The
-// loop: timing and round trip").
+// Validation of the loop model against round-trip analysis (first principles; docs/loop.md,
+// "Timing and round trip").
 // Every expected time below is computed here from the line rate, the per-port delay, the cable
 // delay and the frame length; nothing is taken from the simulator's output.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// An idle RAID 5 rebuild (docs/model.md, "The storage controller: degraded mode and rebuild") with
+// An idle RAID 5 rebuild (docs/controller.md, "Degraded mode and rebuild") with
 // real disk models behind the ideal transport, built here without the simulator's parameter table
 // (the volume.* rebuild keys come with the simulator's wiring). The rebuild is a pipeline of two
 // stages, the survivors' reads (side by side) and the spare's write, each round one command per disk

@@ -1,4 +1,4 @@
-// Strict split-merge as a queue (docs/model.md, "The storage controller: volumes and RAID"): a RAID 5
+// Strict split-merge as a queue (docs/controller.md, "Volumes and RAID"): a RAID 5
 // volume of 5 fixed-time disks behind the ideal transport gets Poisson arrivals of one-unit writes at
 // consecutive units. Each is a read-modify-write: old data and old parity are read in parallel (one
 // disk service S each), then new data and parity are written in parallel (S again), so every

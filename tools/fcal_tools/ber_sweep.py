@@ -1,4 +1,4 @@
-"""IOPS and retries against the links' bit error rate (docs/model.md, "Faults and recovery").
+"""IOPS and retries against the links' bit error rate (docs/faults.md, "Faults and recovery").
 
   python3 tools/ber_sweep.py [--fcal-sim PATH] [--out DIR] [--measured N] [--jobs N]
                              [--per-decade K] [--set KEY=VALUE ...]

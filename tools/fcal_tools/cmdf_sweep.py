@@ -1,4 +1,4 @@
-"""NORMAL vs CMDF experiment (issue 5), now on the general sweep tool (tools/sweep; docs/model.md,
+"""NORMAL vs CMDF experiment (issue 5), now on the general sweep tool (tools/sweep; docs/sweeps.md,
 "Sweeps"): runs fcal-sim over the four sweeps below on all local cores or a Dask cluster, resumably,
 writes one CSV row per point and draws PNG figures.
 

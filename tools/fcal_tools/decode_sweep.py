@@ -4,7 +4,7 @@ one CSV row per point and three PNG figures.
   python3 tools/decode_sweep.py [--out DIR] [--fcal-sim PATH] [--measured N] [--seeds N] [--jobs N] [--quick]
                                 [--no-plots]
 
-Set-up (docs/model.md, "DECODE"): 8 disks of configs/disks/decode_5400rpm.json in one RAID 0 volume with
+Set-up (docs/controller.md, "DECODE"): 8 disks of configs/disks/decode_5400rpm.json in one RAID 0 volume with
 8-sector (4 KiB) stripe units, the ideal transport (the paper studies the disks and the disk node, not
 a network), a 10 MB file (workload.span_bytes = 10 x 2^20), random accesses of 1-64 sectors
 (workload.io_size=512, workload.io_size_max=32K), reads:writes 3:1. Two applications, each at F KB/s

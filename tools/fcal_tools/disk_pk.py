@@ -6,7 +6,7 @@
 Runs fcal-sim with one zoned disk (the drive of --config, default configs/disks/seagate_st3500630ns.json),
 stochastic positioning, FCFS, 128 KiB reads (k = 256 sectors, the analytic model's block), open
 workload at several arrival rates. The M/G/1 expectation is computed here from the model's formulas
-(docs/model.md, "The disks: the zoned model"): service B = S + R + T with the seek S over the
+(docs/disk.md, "The zoned model"): service B = S + R + T with the seek S over the
 seek-distance density f_D, the rotational wait R uniform on [0, R_max) and the transfer T = k R_max /
 SEC(X) at the radius X of a uniformly random sector, so that E[W] = lambda E[B^2] / (2 (1 - rho)).
 With --transport loop (the simulator's transport=loop) the loop and the HBAs add a transport time

@@ -1,8 +1,7 @@
 """Units of parameters and results, for axis labels and values as people read them.
 
 A parameter's unit comes from fcal-sim's own table (`--list-params --json`). Results have no such listing,
-so their units follow the naming rules of fcal-sim's stats JSON, kept here (README.md, "Outputs (`results` in
-the stats JSON)").
+so their units follow the naming rules of fcal-sim's stats JSON, kept here (docs/cli.md, "Outputs").
 """
 from __future__ import annotations
 

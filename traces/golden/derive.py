@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hand derivation of traces/golden/single_read.trace: one 2 KiB read, 1 disk, 2GFC.
 
-Every time is built up from the protocol rules (README "The loop model") as a sum of named terms,
+Every time is built up from the protocol rules (docs/loop.md "The loop") as a sum of named terms,
 in integer picoseconds. The simulator's time resolution is 1 ps and a span of n transmission words
 is one duration of n x 40 / baud seconds, rounded to the picosecond once; a time is then the sum of
 such spans as the rules chain them (e.g. "end of R_RDY" + "2 fill words"). Nothing here reads the

@@ -1,5 +1,5 @@
 #pragma once
-// A RAID 0 volume laid out and written the DECODE way (docs/model.md, "DECODE"): the member commands
+// A RAID 0 volume laid out and written the DECODE way (docs/controller.md, "DECODE"): the member commands
 // of a request, through the map (controller/decode_map.hpp), with the policy
 // (controller/decode_policy.hpp) choosing where each written stripe unit goes. SystemC-free.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// Where DECODE's stripe units live (docs/model.md, "DECODE"): SystemC-free.
+// Where DECODE's stripe units live (docs/controller.md, "DECODE"): SystemC-free.
 //
 // The volume's member disks are cut into slots of one stripe unit; slot (disk d, row r) is member
 // LBA r x unit. Each row is a stripe group of n slots, and `free_fraction` of its slots are left free

@@ -1,5 +1,5 @@
 #pragma once
-// DECODE's choice of where a written stripe unit goes (docs/model.md, "DECODE"): SystemC-free, a pure
+// DECODE's choice of where a written stripe unit goes (docs/controller.md, "DECODE"): SystemC-free, a pure
 // function of the map and the disks' loads.
 //
 // The equivalent area of a unit is `area_units` rows around its original position on every disk:

@@ -1,6 +1,6 @@
 #pragma once
-// Which members of a volume hold valid data, row by row (docs/model.md, "The storage controller:
-// degraded mode and rebuild"). A member in service holds every row, a failed one none, and a spare
+// Which members of a volume hold valid data, row by row (docs/controller.md, "Degraded mode and
+// rebuild"). A member in service holds every row, a failed one none, and a spare
 // taking a failed member's place holds the rows already rebuilt onto it: member m holds the rows
 // below present_rows(m). A row here is one stripe unit's worth of member blocks, [r x unit,
 // (r+1) x unit) on every member. No SystemC: the planners take it as plain data.

@@ -1,5 +1,5 @@
 #pragma once
-// Each member disk's load as the controller sees it (docs/model.md, "DECODE"): the sum of the
+// Each member disk's load as the controller sees it (docs/controller.md, "DECODE"): the sum of the
 // estimated service times (controller/service_estimate.hpp) of the commands it has sent to the disk
 // and not yet seen complete, queued or in service alike. SystemC-free.
 #include <cstdint>

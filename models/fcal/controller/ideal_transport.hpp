@@ -1,5 +1,5 @@
 #pragma once
-// The ideal transport (transport=ideal; docs/model.md, "The ideal transport"): the controller talks
+// The ideal transport (transport=ideal; docs/controller.md, "The ideal transport"): the controller talks
 // straight to the disks' TLM sockets with no loop, no HBA and no driver, all in zero time, so that the
 // disks and the RAID layer can be checked against queueing theory.
 //

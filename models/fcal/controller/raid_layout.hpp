@@ -1,6 +1,6 @@
 #pragma once
 // Where a volume's blocks live on its member disks, and which member commands one volume request
-// becomes (docs/model.md, "The storage controller: volumes and RAID"). No SystemC: a plan is a pure
+// becomes (docs/controller.md, "Volumes and RAID"). No SystemC: a plan is a pure
 // function of the geometry, the request and (RAID 1 reads) how busy each member is.
 //
 // - RAID 0: unit i on disk i mod n, row i div n.
@@ -12,8 +12,8 @@
 //   writes (reconstruct-write), whichever reads less (ties: read-modify-write); a full row reads
 //   nothing.
 //
-// With members missing (a Degradation: docs/model.md, "The storage controller: degraded mode and
-// rebuild") a RAID 1 piece uses the surviving copy; a RAID 5 read of a missing member is the XOR of
+// With members missing (a Degradation: docs/controller.md, "Degraded mode and rebuild") a RAID 1
+// piece uses the surviving copy; a RAID 5 read of a missing member is the XOR of
 // the row's n-1 other units, and a RAID 5 write of a row with a member missing takes the shape that
 // does not need it (the table in the docs); RAID 0, or a row with no redundancy left, cannot be
 // planned (Plan::unavailable says why).
@@ -49,7 +49,7 @@ std::uint64_t volume_blocks(const VolumeGeometry& geometry);
 
 // The blocks used on each member (VolumeGeometry::disk_blocks) when `capacity_bytes` of a drive of
 // `drive_blocks` are used (0: the whole drive), from LBA 0 up: on a zoned drive the outer, fastest
-// zones, as short-stroking does (docs/model.md, "The storage controller: degraded mode and rebuild").
+// zones, as short-stroking does (docs/controller.md, "Degraded mode and rebuild").
 // Throws std::invalid_argument when the capacity exceeds the drive or holds no whole stripe unit.
 std::uint64_t used_member_blocks(std::uint64_t drive_blocks, std::uint64_t capacity_bytes, std::uint32_t block_bytes,
                                  std::uint64_t unit_blocks);

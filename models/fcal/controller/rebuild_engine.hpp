@@ -1,6 +1,6 @@
 #pragma once
-// Rebuilds one member at a time onto a spare (docs/model.md, "The storage controller: degraded mode
-// and rebuild"), round by round as RebuildPlan lays them out: a round's reads first, then, when all
+// Rebuilds one member at a time onto a spare (docs/controller.md, "Degraded mode and rebuild"),
+// round by round as RebuildPlan lays them out: a round's reads first, then, when all
 // are back, its write. Up to `rounds_in_flight` rounds are under way at once, so that the survivors'
 // reads of later rounds overlap the spare's write of earlier ones and an idle rebuild runs at the
 // rate of its bottleneck. With a rate cap, rounds start at least round bytes / rate apart (a token

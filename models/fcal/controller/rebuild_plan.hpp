@@ -1,6 +1,6 @@
 #pragma once
-// The rounds that rebuild one member onto a spare (docs/model.md, "The storage controller: degraded
-// mode and rebuild"). A round covers the same `io_blocks` member blocks on every member, from LBA 0
+// The rounds that rebuild one member onto a spare (docs/controller.md, "Degraded mode and
+// rebuild"). A round covers the same `io_blocks` member blocks on every member, from LBA 0
 // up to the used capacity (rows x unit): RAID 5 reads them from the n-1 other members and writes
 // their XOR to the spare; RAID 1 reads them from the surviving copy and writes them to the spare.
 // The last round is shorter when the capacity is not a multiple of io_blocks. No SystemC.

@@ -1,5 +1,5 @@
 #pragma once
-// The controller's estimate of how long a member disk will take to serve a command (docs/model.md,
+// The controller's estimate of how long a member disk will take to serve a command (docs/controller.md,
 // "DECODE"): from the drive's data sheet only, never from the disk model's state. SystemC-free.
 //
 // - Zoned drives: seek over the cylinders between the end of the previous command the controller sent

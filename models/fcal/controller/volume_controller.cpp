@@ -176,7 +176,7 @@ void VolumeController::member_done(hba::IoRequest* sub)
         return;
     }
     Active& a = active_.at(sent.key);
-    // A failed member command (docs/model.md, "Faults and recovery: FCP recovery") fails its request,
+    // A failed member command (docs/faults.md, "FCP recovery") fails its request,
     // once the phase's other commands are back; a RAID 5 write's second phase is then not sent.
     if (!ok && a.failure.empty()) a.failure = failure;
     if (--a.pending == 0) phase_done(sent.key);

@@ -1,5 +1,5 @@
 #pragma once
-// The storage controller's RAID layer (docs/model.md, "The storage controller: volumes and RAID"):
+// The storage controller's RAID layer (docs/controller.md, "Volumes and RAID"):
 // one volume over all member disks. Each request from the workload becomes the member commands of
 // its plan (controller/raid_layout.hpp), sent as ordinary I/Os to the layer below (the device driver
 // and HBA, or the ideal transport); the request completes when its last command completes.
@@ -9,7 +9,7 @@
 // previous has merged). A RAID 5 write's second phase (the writes) starts when its first (the reads)
 // has completed.
 //
-// Failures (docs/model.md, "The storage controller: degraded mode and rebuild"): disk_failed() and
+// Failures (docs/controller.md, "Degraded mode and rebuild"): disk_failed() and
 // disk_inserted() tell it of disk events; it plans around missing members, rebuilds onto hot spares
 // (controller/rebuild_engine.hpp) and fails every request once data are lost. The commands in flight
 // to a disk that fails are lost with it: their requests plan again (reads) or go on without them

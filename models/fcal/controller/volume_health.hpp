@@ -1,5 +1,5 @@
 #pragma once
-// The state of a volume's disks (docs/model.md, "The storage controller: degraded mode and rebuild"):
+// The state of a volume's disks (docs/controller.md, "Degraded mode and rebuild"):
 // which disk serves each member, the pool of hot spares, the member being rebuilt and how far, and
 // whether data have been lost. Pure bookkeeping with no SystemC and no I/O: the controller tells it
 // what happened and asks it what to do.

@@ -1,6 +1,6 @@
 #pragma once
-// What the host saw of a volume through its failures (docs/model.md, "The storage controller:
-// degraded mode and rebuild"): response times by phase — before the first failure, degraded,
+// What the host saw of a volume through its failures (docs/controller.md, "Degraded mode and
+// rebuild"): response times by phase — before the first failure, degraded,
 // rebuilding, after (optimal again), failed — with each request counted in the phase it arrived in;
 // the host reads and writes planned around a missing member; the state's changes over time.
 // Over the whole run, not the measurement window. Response times are kept whole (8 bytes a request),

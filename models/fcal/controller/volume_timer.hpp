@@ -1,6 +1,6 @@
 #pragma once
-// The controller's sense of time (docs/model.md, "The storage controller: degraded mode and
-// rebuild"): the current time, and one alarm, which the rebuild uses for its start delay and its rate
+// The controller's sense of time (docs/controller.md, "Degraded mode and rebuild"): the
+// current time, and one alarm, which the rebuild uses for its start delay and its rate
 // cap. An interface so that the controller itself needs no SystemC kernel: the simulator gives it a
 // KernelTimer (controller/kernel_timer.hpp), tests a clock of their own.
 #include <functional>

@@ -3,7 +3,7 @@
 // nothing more. The RTL holds descriptors (tag, destination, class, length, unfair rights); the
 // caller keeps the frame behind each tag.
 //
-// Time. The block has its own clock (docs/model.md, "The RTL transmit queue"). It is never ticked
+// Time. The block has its own clock (docs/rtl.md, "The RTL transmit queue"). It is never ticked
 // through idle time: a push or a pop is one clock cycle, at the first rising edge at or after the
 // caller's time (and after the previous cycle); queries are combinational (the outputs settle with
 // no clock). So the block's decisions take no simulated time, exactly like the reference model's.
@@ -34,7 +34,7 @@ struct Descriptor {
 
 // What an RTL VCD shows: every signal, the FIFOs' storage included (what an RTL engineer debugging
 // the block needs), or only cmdf_top's pins (what a system-level look at the block needs: a small
-// fraction of the size, see the README's RTL section).
+// fraction of the size, see docs/rtl.md, "RTL VCD size").
 enum class VcdScope { AllSignals, PinsOnly };
 
 struct RtlCounters {

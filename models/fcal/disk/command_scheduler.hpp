@@ -1,6 +1,6 @@
 #pragma once
 // The disk's eligible commands (a read at once, a write once its data is in the buffer) and which the
-// actuator serves next (docs/model.md, "The disks: the zoned model", scheduling): `fcfs` the oldest,
+// actuator serves next (docs/disk.md, "The zoned model", scheduling): `fcfs` the oldest,
 // `sptf` the one whose positioning is estimated shortest, the oldest on a tie. The estimate is the
 // disk's to give (its mechanism, from the head's position and the spindle's phase now), so this class
 // needs no clock. SystemC-free; a template over the disk's command record.

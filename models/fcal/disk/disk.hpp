@@ -1,5 +1,5 @@
 #pragma once
-// A disk behind its target HBA (docs/model.md, "The disks"): a TLM-2.0 target speaking the protocol of
+// A disk behind its target HBA (docs/disk.md, "The disks"): a TLM-2.0 target speaking the protocol of
 // disk/disk_command.hpp.
 //
 // A new command takes one of `queue_slots` slots, or is answered TASK SET FULL when all are taken;

@@ -1,5 +1,5 @@
 #pragma once
-// The disk's TLM-2.0 protocol (docs/model.md, "The disks: the TLM-2.0 protocol"). The disk is a TLM
+// The disk's TLM-2.0 protocol (docs/disk.md, "The TLM-2.0 protocol"). The disk is a TLM
 // target and the protocol is its own: the disk layer sits below the HBA, which drives it. Its sockets
 // are of the protocol type DiskProtocol (generic payloads, but not the base protocol: a socket of the
 // base protocol cannot be bound to them by mistake). The forward path is blocking transport
@@ -15,8 +15,8 @@
 //   (the initiator must answer its initiator with TASK SET FULL; the disk keeps nothing). A read may
 //   be served at once; a write waits for its data.
 // - kind WriteDataIn: all data of the write `tag` is in the disk's buffer; the disk may now write it.
-// - kind Abort: the initiator aborted the command `tag` (docs/model.md, "Faults and recovery: FCP
-//   recovery"). The disk drops it wherever it is — waiting for its data, queued, in service (the
+// - kind Abort: the initiator aborted the command `tag` (docs/faults.md, "FCP recovery"). The
+//   disk drops it wherever it is — waiting for its data, queued, in service (the
 //   actuator stops), or done with read data still in the buffer — frees its slot and buffer space,
 //   and never calls back for it. A tag the disk holds nothing of is answered OK all the same.
 // Malformed transactions get TLM_COMMAND_ERROR_RESPONSE (unknown tag, wrong kind, no extension, an LBA
@@ -73,7 +73,7 @@ struct DiskCommand : tlm::tlm_extension<DiskCommand> {
     std::uint32_t bytes = 0;
     std::uint64_t lba = 0;  // in the disk's sectors
     // WRITE SAME: the write's data (`bytes`, one sector) go to every sector of [lba, lba + same_blocks)
-    // (docs/model.md, "Erasure"). 0: an ordinary read or write.
+    // (docs/erasure.md, "Erasure"). 0: an ordinary read or write.
     std::uint32_t same_blocks = 0;
     std::uint64_t tag = 0;  // unique among the commands the initiator has at the disk (RX_ID)
     CommandStatus status = CommandStatus::Accepted;  // set by the disk (kind New)

@@ -1,6 +1,6 @@
 #pragma once
-// The initiator's end of the disk protocol (disk/disk_command.hpp; docs/model.md, "The disks: the
-// TLM-2.0 protocol"): a TLM-2.0 initiator socket of the DiskProtocol type. Forward, command() and
+// The initiator's end of the disk protocol (disk/disk_command.hpp; docs/disk.md, "The TLM-2.0
+// protocol"): a TLM-2.0 initiator socket of the DiskProtocol type. Forward, command() and
 // buffer() make the protocol's two kinds of transaction on payloads of the socket's own (so that a
 // transaction allocates nothing); the disk never calls back from inside them. Backward, it hands the
 // disk's notices to a DiskReady (read_data, disk_ready) and refuses anything else.

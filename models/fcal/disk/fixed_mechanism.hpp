@@ -1,5 +1,5 @@
 #pragma once
-// The fixed disk's timing (docs/model.md, "The disks: the fixed model"): an access time drawn per
+// The fixed disk's timing (docs/disk.md, "The fixed model"): an access time drawn per
 // command, constant (the baseline), uniform on [0, 2 mean] or exponential, all with the same mean,
 // then the media rate. The LBA plays no part.
 #include "fcal/disk/mechanism.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // What positions a disk's head for one command and how fast the medium then moves data
-// (docs/model.md, "The disks"): the fixed model's access time, or the zoned model's overhead,
+// (docs/disk.md, "The disks"): the fixed model's access time, or the zoned model's overhead,
 // seek and rotational wait. SystemC-free: times are seconds from t = 0, the spindle's phase origin.
 #include <cstdint>
 
@@ -32,7 +32,7 @@ public:
     // Bytes of one sector, the LBA unit.
     virtual std::uint32_t sector_bytes() const = 0;
     // Time the medium takes to pass `sectors` sectors from `lba` once positioned: a WRITE SAME range
-    // (docs/model.md, "Erasure").
+    // (docs/erasure.md, "Erasure").
     virtual double pass_seconds(std::uint64_t lba, std::uint64_t sectors) const = 0;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// The disk's read buffer (docs/model.md, "The disks: the zoned model", read streaming and the buffer):
+// The disk's read buffer (docs/disk.md, "The zoned model", read streaming and the buffer):
 // per read, the bytes that came from the medium, those announced to the HBA and those it took out.
 // The zoned model streams into a buffer of `room` bytes: a media step first reserves its bytes (the
 // medium waits while they do not fit), the bytes not yet announced are announced once they reach

@@ -1,5 +1,5 @@
 #pragma once
-// Seek time over a distance of D cylinders (docs/model.md, "The disks: the zoned model"):
+// Seek time over a distance of D cylinders (docs/disk.md, "The zoned model"):
 //     S(0) = 0,  S(D) = a + b sqrt(D)  (D > 0),
 //     a = (minseek sqrt(C - 1) - maxseek) / (sqrt(C - 1) - 1),  b = (maxseek - minseek) / (sqrt(C - 1) - 1),
 // so that S(1) = minseek (track to track) and S(C - 1) = maxseek (full stroke). SystemC-free.

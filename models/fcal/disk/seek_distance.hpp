@@ -1,6 +1,6 @@
 #pragma once
 // The seek distance between two independent, uniformly random sectors of a zoned disk, as the
-// stochastic positioning draws it (docs/model.md, "The disks: the zoned model"): density on [0, C - 1]
+// stochastic positioning draws it (docs/disk.md, "The zoned model"): density on [0, C - 1]
 //     f_D(x) = A + G x + E x^3,  A = V (C-1) / (3 g^2),  G = -(V + beta^2 (C-1)^2) / (3 g^2),  E = beta^2 / (3 g^2),
 //     V = 6 alpha^2 + 6 alpha beta (C-1) + 2 beta^2 (C-1)^2,  alpha = SEC_in / spb,
 //     beta = (SEC_out - SEC_in) / ((C-1) spb),  g = alpha (C-1) + (beta / 2) (C-1)^2,

@@ -1,5 +1,5 @@
 #pragma once
-// The disk's write cache (docs/model.md, "The disks: the zoned model", writes): with write-back on, a
+// The disk's write cache (docs/disk.md, "The zoned model", writes): with write-back on, a
 // write whose data is all in the buffer is complete at once and its medium write follows, as long as
 // the data not yet on the medium, its own included, fit in the cache (`room` bytes, a segment apart
 // from the read buffer); a write that does not fit, and a WRITE SAME, are written through.

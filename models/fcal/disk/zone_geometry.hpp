@@ -1,5 +1,5 @@
 #pragma once
-// The zoned recording geometry of a mechanical disk (docs/model.md, "The disks: the zoned model"):
+// The zoned recording geometry of a mechanical disk (docs/disk.md, "The zoned model"):
 // SystemC-free. The recording band is the radius x in [0, cylinders), cylinder i covering [i, i + 1),
 // x = 0 innermost. Sectors per track grow linearly with x:
 //     SEC(x) = SEC_in + (SEC_out - SEC_in) x / (cylinders - 1),   SEC = R_max / t (t: time of one sector)

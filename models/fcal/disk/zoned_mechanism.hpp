@@ -1,5 +1,5 @@
 #pragma once
-// The zoned mechanical disk's positioning (docs/model.md, "The disks: the zoned model"): command
+// The zoned mechanical disk's positioning (docs/disk.md, "The zoned model"): command
 // overhead, seek (read or write curve), rotational wait, and the media rate of the cylinder.
 // - Physical: the head's cylinder is state and the spindle turns at constant speed from t = 0; each
 //   LBA decides cylinder, head and angle; the wait is until that angle comes under the head.

@@ -1,6 +1,6 @@
 #pragma once
-// Basic link service frames that abort an exchange (docs/model.md, "Faults and recovery: FCP
-// recovery"): ABTS from the exchange's originator (the initiator), BA_ACC from its responder (the
+// Basic link service frames that abort an exchange (docs/faults.md, "FCP recovery"): ABTS
+// from the exchange's originator (the initiator), BA_ACC from its responder (the
 // target). They travel over the loop like any frame; FC-FS gives them R_CTL 0x81 and 0x84 and TYPE 0
 // (basic link service). ABTS carries no payload; BA_ACC's 12 bytes name the exchange (SEQ_ID
 // validity, SEQ_ID, OX_ID, RX_ID, SEQ_CNT range), of which the model uses the IDs, in the header.

@@ -1,6 +1,6 @@
 #pragma once
-// A SCSI command descriptor block of the three 10-byte SBC commands the model issues (docs/model.md,
-// "FCP: the CDB"): READ(10) 28h, WRITE(10) 2Ah and WRITE SAME(10) 41h. All three share one layout:
+// A SCSI command descriptor block of the three 10-byte SBC commands the model issues (docs/fcp.md,
+// "The CDB"): READ(10) 28h, WRITE(10) 2Ah and WRITE SAME(10) 41h. All three share one layout:
 //   byte 0     OPERATION CODE
 //   byte 1     flags (RDPROTECT/DPO/FUA/... for READ/WRITE, WRPROTECT/ANCHOR/UNMAP for WRITE SAME)
 //   bytes 2-5  LOGICAL BLOCK ADDRESS, big-endian

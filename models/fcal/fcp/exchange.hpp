@@ -1,5 +1,5 @@
 #pragma once
-// One FCP exchange (docs/model.md, "FCP: exchanges"): a SCSI read or write, initiator to target. It
+// One FCP exchange (docs/fcp.md, "Exchanges"): a SCSI read or write, initiator to target. It
 // builds the frames of every sequence in protocol order and keeps count of the data moved.
 //
 // Each end keeps its own Exchange, as an HBA keeps an exchange status block: the initiator builds it

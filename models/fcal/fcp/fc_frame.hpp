@@ -104,7 +104,7 @@ constexpr std::uint32_t kFillBytesMask = 0x3;
 // a sequence and SOFn3 on the others (class 3).
 std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame);
 // The same for a frame built here: it and its loop frame come from the frame pool, so that frames
-// cost no heap allocation in steady state (docs/model.md, "Simulation kernel: no allocation per frame").
+// cost no heap allocation in steady state (docs/kernel.md, "No allocation per frame").
 std::shared_ptr<loop::LoopFrame> make_loop_frame(FcFrame frame);
 
 // The FC frame inside a loop frame; throws std::invalid_argument if it carries something else.

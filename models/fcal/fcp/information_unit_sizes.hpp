@@ -1,5 +1,5 @@
 #pragma once
-// Payload sizes of the FCP information units (docs/model.md, "FCP: frames and information units"). The
+// Payload sizes of the FCP information units (docs/fcp.md, "Frames and information units"). The
 // fixed sizes are the minimal forms:
 // FCP_CMND with a 16-byte CDB and no additional CDB, FCP_RSP without sense or response information.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The initiator HBA's outgoing frame FIFO with the Command-First Algorithm (docs/model.md,
+// The initiator HBA's outgoing frame FIFO with the Command-First Algorithm (docs/hba.md,
 // "Command-First"); the reference model of the RTL block in rtl/ (cmdf_top), which must agree with
 // it transaction by transaction:
 //   fifo = Off:          one FIFO, frames leave in the order queued;

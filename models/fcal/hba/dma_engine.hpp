@@ -6,8 +6,8 @@
 // descriptor fetch, one single-frame delivery). A job takes bytes / bandwidth, plus the scheduler
 // overhead when it is the first job of its transfer, plus any fixed time it carries (the single
 // frame transfer). The scheduler picks the next job FCFS over all jobs, or round robin over the
-// transfers that have jobs waiting. One generic payload serves every job (docs/model.md,
-// "Simulation kernel: no allocation per frame").
+// transfers that have jobs waiting. One generic payload serves every job (docs/kernel.md,
+// "No allocation per frame").
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -50,8 +50,8 @@ public:
 
     void request(DmaJob job);
     // Drops the jobs of the exchange `serial` (their Work::serial) still waiting; the one in progress,
-    // if any, runs to its end without its `done` (an aborted exchange: docs/model.md, "Faults and
-    // recovery: FCP recovery").
+    // if any, runs to its end without its `done` (an aborted exchange: docs/faults.md, "FCP
+    // recovery").
     void cancel_exchange(std::uint64_t serial);
     std::uint64_t new_transfer() { return ++last_transfer_; }
     double busy_s() const { return busy_s_; }

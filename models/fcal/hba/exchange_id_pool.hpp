@@ -1,8 +1,8 @@
 #pragma once
-// An HBA's exchange IDs (docs/model.md, "The HBAs"): OX_IDs at the initiator, RX_IDs at a target. They
+// An HBA's exchange IDs (docs/hba.md, "The HBAs"): OX_IDs at the initiator, RX_IDs at a target. They
 // are handed out 1, 2, ... and round again, skipping 0xFFFF (unassigned), the IDs of open exchanges
 // and the quarantined ones: IDs of exchanges given up on without a BA_ACC, whose target may still send
-// frames for them (docs/model.md, "Faults and recovery: FCP recovery"). A quarantined ID is kept out of
+// frames for them (docs/faults.md, "FCP recovery"). A quarantined ID is kept out of
 // use until `quarantine_limit` later ones have been quarantined. SystemC-free.
 //
 // One bit per ID for "open" and one for "quarantined" (16 KiB in all), so that handing out and

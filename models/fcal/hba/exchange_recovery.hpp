@@ -1,5 +1,5 @@
 #pragma once
-// The initiator's FCP exchange recovery (docs/model.md, "Faults and recovery: FCP recovery"): what
+// The initiator's FCP exchange recovery (docs/faults.md, "FCP recovery"): what
 // happens when an exchange's timer runs out, when a BA_ACC comes, and to frames that come for an
 // exchange being aborted, given up on, or missing an earlier frame. It decides and counts; the HBA
 // acts (Actions) and keeps each exchange's State and timer. SystemC-free.

@@ -1,5 +1,5 @@
 #pragma once
-// Per-HBA constants (docs/model.md, "The HBAs"), filled from the simulator's parameter table, which holds
+// Per-HBA constants (docs/hba.md, "The HBAs"), filled from the simulator's parameter table, which holds
 // their defaults: none here (zero-initialised).
 #include <cstdint>
 #include <systemc>

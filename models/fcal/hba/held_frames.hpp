@@ -1,8 +1,8 @@
 #pragma once
-// Frames an HBA built while their transmit FIFO had no room (back-pressure: docs/model.md, "The HBAs",
+// Frames an HBA built while their transmit FIFO had no room (back-pressure: docs/hba.md, "The HBAs",
 // `tx_frames_held`). They wait here per frame class, in the order built and numbered across classes;
 // whenever the FIFO may have room, the oldest held frame whose class it can take goes in, and so on
-// while it can. With the reorder policy (one FIFO, commands first: docs/model.md, "Command-First") a
+// while it can. With the reorder policy (one FIFO, commands first: docs/hba.md, "Command-First") a
 // held command goes before held data: the command producer has the first claim on a free slot, so a
 // command never waits behind data that is itself waiting for room. SystemC-free.
 #include <array>

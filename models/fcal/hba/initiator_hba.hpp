@@ -1,5 +1,5 @@
 #pragma once
-// The storage controller's initiator HBA (docs/model.md, "The HBAs"): a main processor that executes each
+// The storage controller's initiator HBA (docs/hba.md, "The HBAs"): a main processor that executes each
 // command, an incoming-frame processor, one DMA engine to host memory (a TLM-2.0 initiator), and the
 // L_Port's transmit queue as its outgoing frame FIFO.
 //
@@ -10,7 +10,7 @@
 // Write: as read up to FCP_CMND; each FCP_XFER_RDY: frame_proc -> XFER_RDY handling on the main
 //        processor -> DMA of the burst from host memory, one FCP_DATA queued as each frame's bytes
 //        arrive (scheduler overhead once per burst); FCP_RSP as for a read.
-// Recovery (docs/model.md, "Faults and recovery: FCP recovery"): an exchange not complete within
+// Recovery (docs/faults.md, "FCP recovery"): an exchange not complete within
 // exchange_timeout is aborted: its pending work is dropped and an ABTS goes to the target. The BA_ACC,
 // or abts_timeout without one, closes it, and the driver hears io_aborted(); frames that arrive for
 // it in between (or, after giving up on BA_ACC, at any time) are dropped and counted (late_frames).

@@ -22,7 +22,7 @@ struct IoRequest {
     sc_core::sc_time issued;         // the workload created it
     sc_core::sc_time to_hba;         // the driver handed it to the HBA
     sc_core::sc_time completed;      // the driver reported it complete (or failed)
-    // Recovery (docs/model.md, "Faults and recovery: FCP recovery"): times the driver reissued it
+    // Recovery (docs/faults.md, "FCP recovery"): times the driver reissued it
     // after an abort, and, once it has failed for good, why (empty: it completed).
     unsigned retries = 0;
     std::string failure;

@@ -1,5 +1,5 @@
 #pragma once
-// A disk's target HBA (docs/model.md, "The HBAs"): the initiator's blocks in target mode, with a
+// A disk's target HBA (docs/hba.md, "The HBAs"): the initiator's blocks in target mode, with a
 // TLM-2.0 initiator socket to the disk (commands and its buffer forward, its notices backward: see
 // disk/disk_command.hpp).
 //
@@ -13,7 +13,7 @@
 //          buffer (overhead once per burst); burst complete -> next FCP_XFER_RDY, or, when all data
 //          is in, tell the disk (WriteDataIn); when the disk reports it done, build FCP_RSP.
 // Building an FCP_XFER_RDY or FCP_RSP takes rsp_gen on the main processor.
-// ABTS (docs/model.md, "Faults and recovery: FCP recovery"): the exchange is dropped wherever it is,
+// ABTS (docs/faults.md, "FCP recovery"): the exchange is dropped wherever it is,
 //   the disk told to drop its command (kind Abort), and BA_ACC built (rsp_gen) and sent. A write whose
 //   burst has not all come within data_timeout of its FCP_XFER_RDY is dropped the same way, unasked.
 #include <map>

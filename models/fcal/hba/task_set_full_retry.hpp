@@ -1,5 +1,5 @@
 #pragma once
-// Requests a disk refused with TASK SET FULL (docs/model.md, "The disks: TASK SET FULL"): the initiator
+// Requests a disk refused with TASK SET FULL (docs/disk.md, "TASK SET FULL"): the initiator
 // holds each for initiator.task_set_full_retry_us and then issues it again as a new exchange. The
 // delay is the same for all, so they come due in the order they were refused: a FIFO, whose front is
 // the one due when the HBA's next retry deadline expires. SystemC-free.

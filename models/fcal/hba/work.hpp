@@ -1,8 +1,8 @@
 #pragma once
 // What an HBA does when one of its servers (a processor, the DMA engine) finishes a job: a step named
 // by the HBA's own number and the few things it needs, handed back to the HBA as a WorkOwner. A plain
-// value, so that queueing work per frame builds no closure and allocates nothing (docs/model.md,
-// "Simulation kernel: no allocation per frame").
+// value, so that queueing work per frame builds no closure and allocates nothing (docs/kernel.md,
+// "No allocation per frame").
 #include <cstdint>
 #include <memory>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Closed system (docs/model.md, "The workloads"): queue_depth I/Os outstanding per disk. At time 0 it issues
+// Closed system (docs/host.md, "The workloads"): queue_depth I/Os outstanding per disk. At time 0 it issues
 // queue_depth I/Os to every disk (round robin: one to each disk, then the next round), and each
 // completion at once issues the next I/O to the same disk, until total_ios have been issued.
 #include "fcal/host/workload.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The HBA's device driver on the storage controller (docs/model.md, "The device driver and host
+// The HBA's device driver on the storage controller (docs/hba.md, "The device driver and host
 // memory").
 //
 // One driver CPU does the work on both paths, first come, first served: each submitted request
@@ -10,7 +10,7 @@
 // processed the completion), then queues for completion processing, after which the workload's
 // callback sees it.
 //
-// Recovery (docs/model.md, "Faults and recovery: FCP recovery"): an I/O whose exchange the HBA
+// Recovery (docs/faults.md, "FCP recovery"): an I/O whose exchange the HBA
 // aborted frees its slot like a completion and queues for completion processing, at whose end it is
 // issued again (back through the FIFO when the HBA is full) if it has been retried fewer than
 // `retries` times, else reported to the workload as failed, with the reason.

@@ -1,5 +1,5 @@
 #pragma once
-// An erasure job (docs/model.md, "Erasure"): it writes every block of each chosen disk once, with
+// An erasure job (docs/erasure.md, "Erasure"): it writes every block of each chosen disk once, with
 // WRITE(10) of `blocks_per_command` blocks (the transfer length; the data cross the loop) or WRITE
 // SAME(10) of ranges of `blocks_per_command` blocks (one block of data per command crosses the loop,
 // the disk writes the range). The last command of a disk covers what is left.

@@ -1,5 +1,5 @@
 #pragma once
-// Open system (docs/model.md, "The workloads"): Poisson arrivals at rate_iops (exponential gaps, first one
+// Open system (docs/host.md, "The workloads"): Poisson arrivals at rate_iops (exponential gaps, first one
 // counted from time 0), each to a disk chosen uniformly, until total_ios have been issued. Arrivals
 // do not wait for completions; the device driver queues what the HBA cannot take.
 #include "fcal/host/workload.hpp"

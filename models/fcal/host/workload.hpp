@@ -1,5 +1,5 @@
 #pragma once
-// What workloads share (docs/model.md, "The workloads"): the I/O mix, a seeded random stream, the pool of
+// What workloads share (docs/host.md, "The workloads"): the I/O mix, a seeded random stream, the pool of
 // IoRequests they own, the count of I/Os to issue, and the reporting of completions.
 //
 // Every I/O draws, in this order, read-or-write, its size (only with io_size_max_bytes) and then its
@@ -51,7 +51,7 @@ public:
     using DoneCallback = std::function<void()>;
 
     // Every completed I/O, in completion order (the statistics layer records them). A failed I/O
-    // (docs/model.md, "Faults and recovery: FCP recovery") is not completed: it is counted apart and
+    // (docs/faults.md, "FCP recovery") is not completed: it is counted apart and
     // makes room for the next I/O like a completion.
     void on_completed(IoCallback callback) { on_completed_ = std::move(callback); }
     // Once all total_ios are complete (the simulator stops there).

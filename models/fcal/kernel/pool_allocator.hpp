@@ -1,6 +1,6 @@
 #pragma once
-// A standard allocator for objects made and dropped at a high rate (the frames: docs/model.md,
-// "Simulation kernel: no allocation per frame"): a freed block goes on a free list of its type and is
+// A standard allocator for objects made and dropped at a high rate (the frames: docs/kernel.md,
+// "No allocation per frame"): a freed block goes on a free list of its type and is
 // handed out again, so that once a run has reached its peak nothing more comes from the heap. Blocks
 // are never given back (the free lists keep the peak until the program ends). Like the SystemC
 // kernel it serves, it is single-threaded.

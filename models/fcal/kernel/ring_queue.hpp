@@ -2,7 +2,7 @@
 // A first-in first-out queue in one ring of slots that grows to its peak and stays there, so that a
 // queue that fills and drains all run long (a DMA engine's jobs, a processor's work) allocates
 // nothing in steady state, unlike std::deque, which gives back and takes again a block every few
-// elements (docs/model.md, "Simulation kernel: no allocation per frame").
+// elements (docs/kernel.md, "No allocation per frame").
 #include <cstddef>
 #include <utility>
 #include <vector>

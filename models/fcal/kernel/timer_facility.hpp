@@ -1,5 +1,5 @@
 #pragma once
-// The kernel side of the model's one timer facility (docs/model.md, "Simulation kernel: timers"): a
+// The kernel side of the model's one timer facility (docs/kernel.md, "Timers"): a
 // module's deadlines, however many, share one SC_METHOD and at most one pending timed notification.
 //
 // SystemC 2.3.4 keeps a cancelled timed notification in its event heap until its original time, so a

@@ -1,6 +1,6 @@
 #pragma once
-// A module's deadlines on the one timer facility (kernel/timer_facility.hpp; docs/model.md,
-// "Simulation kernel: timers"): start() a deadline carrying a payload, cancel() it with the handle
+// A module's deadlines on the one timer facility (kernel/timer_facility.hpp; docs/kernel.md,
+// "Timers"): start() a deadline carrying a payload, cancel() it with the handle
 // start() returned; when its time comes the `expired` callback gets the payload. Deadlines due at the
 // same time expire in the order they were started.
 //

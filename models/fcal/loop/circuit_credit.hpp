@@ -1,5 +1,5 @@
 #pragma once
-// Buffer-to-buffer credit of one port (docs/model.md, "The loop: credit"): the port's own receive
+// Buffer-to-buffer credit of one port (docs/loop.md, "Alternative BB credit"): the port's own receive
 // buffers and the R_RDYs it owes for them, and, while a circuit is open, the credit it holds to send
 // frames to the peer, alternative BB credit started at the peer's login credit. No SystemC: the
 // LPSM drives it word by word.

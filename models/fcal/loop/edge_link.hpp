@@ -1,5 +1,5 @@
 #pragma once
-// The changes on their way to one port (docs/model.md, "The loop: edge changes"): what the upstream
+// The changes on their way to one port (docs/loop.md, "Edge changes"): what the upstream
 // port transmitted, each change stamped with the instant it reaches this port's output stage.
 //
 // Fast path. A change the port could not alter is forwarded downstream at once and kept here only

@@ -39,7 +39,7 @@ struct LoopConfig {
     // Cable from node i to node i+1 (the last one closes the ring). One value means every hop.
     std::vector<double> hop_m{2.0};
     std::vector<LoopNode> nodes;
-    // Faults (docs/model.md, "Faults and recovery", "The loop"): bit error rate of every link (0:
+    // Faults (docs/faults.md, "Faults and recovery", "Bit errors on the loop"): bit error rate of every link (0:
     // none), the seed of its random streams, and AL_TIME, which bounds a circuit's wait for its peer.
     double ber = 0.0;
     std::uint64_t error_seed = 0;

@@ -16,7 +16,7 @@ struct FrameContent {
 enum class Sof : std::uint8_t { I3, N3 };  // class 3: first frame of a sequence / following frames
 
 // What a transmit scheduler needs to know of a frame without looking inside it: commands may be
-// sent ahead of data (docs/model.md, "Command-First"). The values are the RTL's 2-bit class code.
+// sent ahead of data (docs/hba.md, "Command-First"). The values are the RTL's 2-bit class code.
 enum class FrameClass : std::uint8_t { Data = 0, Command = 1, Other = 2 };
 const char* to_string(FrameClass c);  // "data", "command", "other"
 

@@ -192,7 +192,7 @@ void LPort::step()
     sample_vcd();
 }
 
-// AL_TIME (docs/model.md, "Faults and recovery", "The loop"): a circuit that makes no progress
+// AL_TIME (docs/faults.md, "Faults and recovery", "Bit errors on the loop"): a circuit that makes no progress
 // (no word of it received or sent) for AL_TIME while waiting for its peer recovers, so that a lost
 // R_RDY, OPN or CLS never leaves a port waiting for ever.
 void LPort::watch_al_time(const sc_time& now)

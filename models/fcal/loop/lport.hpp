@@ -1,5 +1,5 @@
 #pragma once
-// One L_Port on the loop (docs/model.md, the sections "The loop: ..."): the SystemC module that puts
+// One L_Port on the loop (docs/loop.md): the SystemC module that puts
 // together the pieces with one job each and runs them in time:
 //   Lpsm          the Loop Port State Machine with fairness, circuits and TRANSFER (no SystemC);
 //   CircuitCredit buffer-to-buffer credit, alternative and login (inside the Lpsm);
@@ -63,7 +63,7 @@ public:
     void frames_changed();
     void release_buffer();   // a received frame has been consumed; its buffer is free again
 
-    // Faults (docs/model.md, "Faults and recovery", "The loop"); set up by Loop after connect().
+    // Faults (docs/faults.md, "Faults and recovery", "Bit errors on the loop"); set up by Loop after connect().
     // Bit errors at `ber` on every link, drawn from streams derived from `seed`; AL_TIME bounds every
     // wait for the peer of a circuit. ber 0 with no word errors set: nothing changes, no timer runs.
     void set_bit_errors(double ber, std::uint64_t seed, const sc_core::sc_time& al_time);
@@ -95,8 +95,8 @@ public:
     // Process activations of all ports since the start (the benchmark's events per frame).
     static std::uint64_t activations() { return activations_; }
     // The livelock guard: a port activated more than this many times in one simulated instant ends
-    // the simulation with an internal error instead of hanging (docs/model.md, "The loop: the
-    // livelock guard"). Tests lower it; the default is far above any legitimate count.
+    // the simulation with an internal error instead of hanging (docs/loop.md, "The livelock
+    // guard"). Tests lower it; the default is far above any legitimate count.
     static constexpr std::uint64_t kDefaultSameInstantLimit = 1000000;
     static void set_same_instant_limit(std::uint64_t limit) { same_instant_limit_ = limit; }
 

@@ -1,6 +1,6 @@
 #pragma once
-// The Loop Port State Machine of one port with fairness, circuits and TRANSFER (docs/model.md,
-// "The loop: LPSM" and "The loop: fairness"), without SystemC: it is told each word that reaches
+// The Loop Port State Machine of one port with fairness, circuits and TRANSFER (docs/loop.md,
+// "LPSM" and "Fairness"), without SystemC: it is told each word that reaches
 // the port and decides what the port transmits. Tests drive it word by word.
 //
 // What the LPSM decides, the port carries out in time: next() names the next primitive or frame
@@ -35,7 +35,7 @@ public:
         Preempted,               // closes with frames left for the peer
         RRdySent,
         RRdyReceived,
-        // Faults (docs/model.md, "Faults and recovery").
+        // Faults (docs/faults.md, "Faults and recovery").
         FrameDiscarded,    // a frame for us failed its CRC, or our own frame came back (its OPN was lost)
         AlTimeExpired,     // a circuit waited AL_TIME for its peer
         CircuitAbandoned,  // a circuit given up: AL_TIME in OPENED, or a word no live circuit would bring
@@ -92,7 +92,7 @@ public:
     // Start or stop arbitrating as the queue demands (after receiving, before transmitting).
     void update_arbitration();
     // The IDLE that set ACCESS is still being repeated: the port started arbitrating on it, but its
-    // decision acts on later words only (docs/model.md, "The loop: fairness"). While true, fill()
+    // decision acts on later words only (docs/loop.md, "Fairness"). While true, fill()
     // is that IDLE and nothing may pass the port unprocessed; the port calls
     // access_word_repeated() one word later (or the next word it receives ends it).
     bool repeats_access_word() const { return access_word_ && arbitrating_; }
@@ -106,7 +106,7 @@ public:
     // The layer above freed a receive buffer.
     void release_buffer();
 
-    // Faults (docs/model.md, "Faults and recovery", "The loop"). With word errors set, the words this
+    // Faults (docs/faults.md, "Faults and recovery", "Bit errors on the loop"). With word errors set, the words this
     // port consumes may arrive hit, and a word that no live circuit would bring (a stale circuit's)
     // ends the circuit instead of being a protocol error. Null: every word arrives intact.
     void set_word_errors(WordErrors* errors) { errors_ = errors; }

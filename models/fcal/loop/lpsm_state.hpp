@@ -3,7 +3,7 @@
 
 namespace fcal::loop {
 
-// Loop Port State Machine, steady-state operation (docs/model.md, "The loop: LPSM").
+// Loop Port State Machine, steady-state operation (docs/loop.md, "LPSM").
 enum class LpsmState : std::uint8_t {
     Monitoring,
     Arbitrating,

@@ -5,7 +5,7 @@
 
 namespace fcal::loop {
 
-// What an L_Port brings to the loop (docs/model.md, "The loop: ports and the layer above").
+// What an L_Port brings to the loop (docs/loop.md, "Ports and the layer above").
 struct PortConfig {
     std::string name;
     phy::AlPa al_pa = 0;

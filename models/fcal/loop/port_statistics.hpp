@@ -20,7 +20,7 @@ struct PortStats {
     double arbitration_wait_total_s = 0;  // from wanting the loop to winning it
     double arbitration_wait_max_s = 0;
     double tenancy_s = 0;  // time as loop owner, from winning to giving the loop up
-    // Faults (docs/model.md, "Faults and recovery", "The loop").
+    // Faults (docs/faults.md, "Faults and recovery", "Bit errors on the loop").
     std::uint64_t code_violations = 0;   // hit words received: in what the port consumed, and fill words
     std::uint64_t frames_discarded = 0;  // frames for the port that failed their CRC, own frames come back
     std::uint64_t al_timeouts = 0;       // circuits that waited AL_TIME for the peer

@@ -1,6 +1,6 @@
 #pragma once
 // The frames a port has to send, and the policy that picks the next one: the HBA's outgoing frame
-// FIFO. It is shaped like the hardware (docs/model.md, "The transmit queue"): frames carry a class,
+// FIFO. It is shaped like the hardware (docs/hba.md, "The transmit queue"): frames carry a class,
 // the queue has a capacity per class (the producer holds what it cannot push), and it tells the port
 // when a push changed what the port would be told. The port pulls from it: front() decides whom to
 // open, front_for() what to send while a circuit is open, preempt() whether to close early.

@@ -1,6 +1,6 @@
 #pragma once
-// What one port transmits from one edge change to the next (docs/model.md, "The loop: edge
-// changes"): a fill word that lasts
+// What one port transmits from one edge change to the next (docs/loop.md, "Edge changes"):
+// a fill word that lasts
 // until the next change (IDLE, ARB(x), ARB(F0), ARBff), a one-word primitive signal (R_RDY, OPN, CLS),
 // or a whole frame (SOF..EOF, its length in words). The 8b/10b characters are not needed for timing;
 // names follow the ordered-set names of phy/.
@@ -20,8 +20,8 @@ struct Word {
     phy::AlPa y = 0;  // ARB(x): the arbitrating AL_PA (F0, FF special); OPN: destination
     phy::AlPa x = 0;  // OPN: source for full duplex OPN(yx); equal to y for half duplex OPN(yy)
     // The port that sent a primitive signal (not part of the ordered set, which does not say: only
-    // the bit-error model uses it, to count the links the word crossed; docs/model.md, "Faults and
-    // recovery"). Kept before `frame`, in what would be padding.
+    // the bit-error model uses it, to count the links the word crossed; docs/faults.md, "Faults
+    // and recovery"). Kept before `frame`, in what would be padding.
     phy::AlPa sender = 0;
     std::shared_ptr<const LoopFrame> frame;  // Frame only
 

@@ -1,5 +1,5 @@
 #pragma once
-// Bit errors on the loop's links (docs/model.md, "Faults and recovery", "The loop"). A port asks
+// Bit errors on the loop's links (docs/faults.md, "Faults and recovery", "Bit errors on the loop"). A port asks
 // once for every primitive signal and frame it consumes (an OPN addressed to it; an R_RDY, a CLS or
 // a frame in a circuit) how many of the word transmissions that brought it were hit; every hit word
 // is one code violation, and a word with any is not recognised (a frame fails its CRC).

@@ -1,5 +1,5 @@
 #pragma once
-// FC-2 word spacing at one port's transmitter (docs/model.md, "The loop: word spacing"): at least
+// FC-2 word spacing at one port's transmitter (docs/loop.md, "Word spacing"): at least
 // six words (fill words or primitives) between two frames, and two fill words before and after a
 // primitive signal. It remembers when the last primitive and the last frame left the port, and says
 // when the next one may start.

@@ -1,5 +1,5 @@
 #pragma once
-// Arbitrated loop physical addresses (AL_PA) (docs/model.md, "The physical layer: AL_PAs").
+// Arbitrated loop physical addresses (AL_PA) (docs/phy.md, "AL_PAs").
 // An AL_PA is one of the 127 data characters whose 8b/10b code has neutral running disparity,
 // except F0, F7, F8, FB, FD, FE, FF (which are used in ordered sets). 0x00 belongs to an FL_Port.
 // A lower AL_PA has higher arbitration priority.

@@ -1,6 +1,6 @@
 #pragma once
-// The Widmer-Franaszek 8b/10b transmission code as Fibre Channel uses it (docs/model.md, "The
-// physical layer: 8b/10b").
+// The Widmer-Franaszek 8b/10b transmission code as Fibre Channel uses it (docs/phy.md,
+// "8b/10b").
 //
 // A code is a 10-bit integer holding the bits `abcdei fghj` with `a` in bit 9 and `j` in bit 0, so
 // printing the integer in binary, most significant bit first, gives the bits in transmission order.

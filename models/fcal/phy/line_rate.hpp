@@ -1,6 +1,6 @@
 #pragma once
-// FC-0 line rates and transmission-word sizes (docs/model.md, "The physical layer: line rates and
-// word time"). SystemC-free, like the codec: the
+// FC-0 line rates and transmission-word sizes (docs/phy.md, "Line rates and word time").
+// SystemC-free, like the codec: the
 // durations built from them are in link_timing.hpp.
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// FC-0 link timing (docs/model.md, "The physical layer: line rates and word time"): transmission-word
+// FC-0 link timing (docs/phy.md, "Line rates and word time"): transmission-word
 // time, cable propagation and the per-port
 // repeat delay. Every duration the loop uses comes from here. The only part of the physical layer
 // that needs SystemC (sc_time); line rates, the codec, ordered sets and AL_PAs do not (fcal_phy_core).
@@ -14,8 +14,8 @@ namespace fcal::phy {
 // exact to 1 ps, and words are always counted as integers and multiplied, so errors never add up.
 class LinkTiming {
 public:
-    // baud_override > 0 replaces the rate's standard baud (loop.baud_gbps, docs/model.md, "The
-    // physical layer: line rate override"); the rate keeps naming the speed.
+    // baud_override > 0 replaces the rate's standard baud (loop.baud_gbps, docs/phy.md, "Line
+    // rate override"); the rate keeps naming the speed.
     explicit LinkTiming(LineRate rate, double propagation_ns_per_m = 5.0, double baud_override = 0.0);
 
     LineRate rate() const { return rate_; }

@@ -6,8 +6,8 @@
 namespace fcal::phy {
 namespace {
 
-// Second-character values (hex bytes of the table in docs/model.md, "The physical layer: ordered
-// sets") that identify the ordered set families.
+// Second-character values (hex bytes of the table in docs/phy.md, "Ordered sets") that identify
+// the ordered set families.
 constexpr std::uint8_t kEofAfterMinus = 0x95;
 constexpr std::uint8_t kEofAfterPlus = 0xB5;
 

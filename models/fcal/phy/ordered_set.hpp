@@ -1,5 +1,5 @@
 #pragma once
-// Transmission words and ordered sets (docs/model.md, "The physical layer: ordered sets"): K28.5, three data
+// Transmission words and ordered sets (docs/phy.md, "Ordered sets"): K28.5, three data
 // characters. The EOF delimiters depend on the running disparity at their start, so an ordered set
 // only becomes characters once that disparity is known. The primitive sequences of loop
 // initialization and port bypass (LIP, LPB, LPE) are in docs/loop_init.md, "LIP, LPB and LPE".

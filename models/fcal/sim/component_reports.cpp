@@ -9,7 +9,7 @@ void report(const host::Workload& w, nlohmann::json& j)
     j["issued_ios"] = w.issued();
     j["completed_ios"] = w.completed();
     j["outstanding_ios"] = w.outstanding();
-    // Recovery (docs/model.md, "Faults and recovery: FCP recovery"), whole run.
+    // Recovery (docs/faults.md, "FCP recovery"), whole run.
     j["failed_ios"] = w.failed();
     j["failures"] = w.failures();
 }
@@ -18,7 +18,7 @@ void report(const host::DeviceDriver& driver, nlohmann::json& j) { j["retries"] 
 
 void report(const std::vector<const loop::LPort*>& ports, nlohmann::json& j)
 {
-    // Bit errors on the loop (docs/model.md, "Faults and recovery", "The loop").
+    // Bit errors on the loop (docs/faults.md, "Faults and recovery", "Bit errors on the loop").
     std::uint64_t discarded = 0, violations = 0, frames = 0;
     for (const loop::LPort* port : ports) {
         const loop::PortStats& s = port->stats();
@@ -94,7 +94,7 @@ void report(const controller::VolumeController& volume, nlohmann::json& j)
                    {"read_modify_writes", volume.read_modify_writes()},
                    {"reconstruct_writes", volume.reconstruct_writes()}};
     if (const controller::DecodeLayout* decode = volume.decode()) {
-        // Stripe units written, whole run (docs/model.md, "DECODE").
+        // Stripe units written, whole run (docs/controller.md, "DECODE").
         j["volume"]["decode_relocations"] = decode->relocations();
         j["volume"]["decode_in_place_writes"] = decode->in_place_writes();
     }

@@ -39,7 +39,7 @@ void report(const std::vector<const disk::Disk*>& disks, nlohmann::json& j);
 void report(const controller::VolumeController& volume, nlohmann::json& j);
 // RTL-only counters (rtl): everything else is the same whichever implementation ran.
 void report(const cosim::RtlTransmitQueue& rtl, const cosim::LockstepTransmitQueue* lockstep, nlohmann::json& j);
-// The erasure job's figures (docs/model.md, "Erasure"): the whole job's time and, for each disk it
+// The erasure job's figures (docs/erasure.md, "Erasure"): the whole job's time and, for each disk it
 // erased, its own time, commands, wire and media bytes, merged into that disk's entry of "disks".
 void report(const host::EraseJob& job, const std::vector<const disk::Disk*>& disks, nlohmann::json& j);
 

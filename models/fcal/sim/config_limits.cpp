@@ -33,7 +33,7 @@ void check_delay(const std::string& key, const std::string& shown, double second
 }
 
 // One DMA job: its fixed part, the scheduler's overhead and at most one whole I/O at the engine's
-// bandwidth (docs/model.md, "The HBAs").
+// bandwidth (docs/hba.md, "The HBAs").
 void check_dma(const std::string& side, const HbaConfig& hba, std::uint64_t io_size)
 {
     const double job_s = (hba.sft_us + hba.dma_sched_us) * 1e-6 + static_cast<double>(io_size) / (hba.dma_mbs * 1e6);
@@ -54,7 +54,7 @@ void check_times(const SimConfig& c, const DiskConfig* disk, const std::string& 
     }
 }
 
-// A disk's service: access time plus the I/O at the media rate (docs/model.md, "The disks"). The
+// A disk's service: access time plus the I/O at the media rate (docs/disk.md, "The disks"). The
 // longest access time drawn is 2 x the mean (uniform) or 53 ln 2 x the mean (exponential, as the
 // Poisson gap below). Checked before the access time alone, which it includes.
 void check_disk_service(const DiskConfig& d, const std::string& prefix, std::uint64_t io_size)
@@ -83,7 +83,7 @@ void check_delays(const SimConfig& c, const std::vector<Parameter>& parameters)
     check_times(c, nullptr, "", parameters);
 
     // The loop's longest propagation: once round the ring, every cable and every repeating port
-    // (docs/model.md, "The loop: timing and round trip"). Each cable alone is rounded to a signed
+    // (docs/loop.md, "Timing and round trip"). Each cable alone is rounded to a signed
     // 64-bit count of picoseconds, which this also keeps in range.
     const double word_s = phy::kBitsPerWord / (c.loop.baud_gbps * 1e9);  // loop.baud_gbps or the speed's baud
     const double hop_s = c.loop.hop_m * c.loop.propagation_ns_per_m * 1e-9;
@@ -125,7 +125,7 @@ std::uint64_t largest_io_size(const SimConfig& c)
 {
     // The initiator frames every I/O as one sequence of its own payload size (the data it sends,
     // and the whole transfer it expects); the target sends a read as one sequence and asks for a
-    // write in bursts of target.burst_bytes (0 = the whole transfer). docs/model.md, "FCP: exchanges".
+    // write in bursts of target.burst_bytes (0 = the whole transfer). docs/fcp.md, "Exchanges".
     std::uint64_t largest = sequence_bytes(c.initiator.max_payload);
     const std::uint64_t target_sequence = sequence_bytes(c.target.max_payload);
     const bool reads = c.workload.read_fraction > 0.0, writes = c.workload.read_fraction < 1.0;
@@ -137,14 +137,14 @@ std::uint64_t largest_io_size(const SimConfig& c)
 void check_limits(const SimConfig& c, const std::vector<Parameter>& parameters)
 {
     // AL_PA 0x00 is the FL_Port's, the loop's attachment to a fabric; the controller is an NL_Port
-    // (docs/model.md, "The physical layer: AL_PAs").
+    // (docs/phy.md, "AL_PAs").
     if (c.initiator.al_pa == 0x00)
         throw ConfigError("initiator.al_pa: 0x00 is the FL_Port's AL_PA (the fabric's port on the loop); the controller needs an NL_Port's");
 
     // Two limits bound an I/O; the message names the one that binds, so its "at most" is the true
     // largest (1G used to be told "at most 128M" when 32M - 512 was the limit).
     const std::uint64_t largest = largest_io_size(c);
-    // READ(10)/WRITE(10) carry the length in a 16-bit field (docs/model.md, "FCP: the CDB").
+    // READ(10)/WRITE(10) carry the length in a 16-bit field (docs/fcp.md, "The CDB").
     const std::uint32_t block = lba_block_bytes(c);
     const std::uint64_t cdb_largest = std::uint64_t{fcp::kCdb10MaxBlocks} * block;
     if (c.workload.io_size > cdb_largest && cdb_largest <= largest) {

@@ -1,5 +1,5 @@
 #pragma once
-// What the model can represent, checked once the configuration is resolved (docs/model.md,
+// What the model can represent, checked once the configuration is resolved (docs/cli.md,
 // "Configuration limits"): every delay built from the parameters fits in sc_time, I/O counts do not
 // wrap, one data sequence fits the 16-bit SEQ_CNT, and the controller's AL_PA is an NL_Port's.
 // A value past a limit is the user's mistake, reported as a ConfigError naming the key, never a
@@ -18,8 +18,8 @@ namespace fcal::sim {
 // delay below 2^63 their sum stays below 2^64, the largest sc_time.
 double longest_delay_s();
 
-// Frames in one FC sequence: SEQ_CNT is 16 bits and restarts in every sequence (docs/model.md,
-// "FCP: exchanges").
+// Frames in one FC sequence: SEQ_CNT is 16 bits and restarts in every sequence (docs/fcp.md,
+// "Exchanges").
 constexpr std::uint64_t kMaxFramesPerSequence = 65536;
 
 // The largest workload.io_size the model can move with the given payloads and write burst (0 = the

@@ -120,7 +120,7 @@ Parameter optional(Parameter p)
     return p;
 }
 
-// Disks may differ: disk.<i>.<name> overrides disk.<name> for disk i (docs/model.md, "Erasure").
+// Disks may differ: disk.<i>.<name> overrides disk.<name> for disk i (docs/erasure.md, "Erasure").
 Parameter per_disk(Parameter p)
 {
     p.per_disk = true;
@@ -141,12 +141,11 @@ Field workload(M member) { return at(&SimConfig::workload, member); }
 
 void add_loop(ParameterTable& t)
 {
-    // Loop (docs/model.md, "The physical layer: line rates and word time", "The loop: timing and
-    // round trip").
+    // Loop (docs/phy.md, "Line rates and word time", docs/loop.md, "Timing and round trip").
     t.add(choice("loop.speed", loop(&LoopConfig::rate), phy::LineRate::G2,
                  {{"1GFC", phy::LineRate::G1}, {"2GFC", phy::LineRate::G2}, {"4GFC", phy::LineRate::G4}, {"8GFC", phy::LineRate::G8}},
                  "line rate of every link on the loop"));
-    // The thesis's loop ran at exactly 2 Gbaud, not 2GFC's 2.125 (docs/model.md, "The physical layer: line rate override").
+    // The thesis's loop ran at exactly 2 Gbaud, not 2GFC's 2.125 (docs/phy.md, "Line rate override").
     t.add(derived(real("loop.baud_gbps", loop(&LoopConfig::baud_gbps), std::nullopt, 0.1, "Gbaud",
                        "line rate in Gbaud of every link; overrides the standard baud of loop.speed", false, 100.0),
                   "from loop.speed", [](SimConfig& c) { c.loop.baud_gbps = phy::baud(c.loop.rate) / 1e9; }));
@@ -160,7 +159,7 @@ void add_loop(ParameterTable& t)
                   "delay of a port that repeats words (retiming buffer)"));
     t.add(non_negative("loop.propagation_ns_per_m", loop(&LoopConfig::propagation_ns_per_m), 5.0, "ns/m",
                        "signal propagation delay in the cable"));
-    // Faults on the loop (docs/model.md, "Faults and recovery", "The loop").
+    // Faults on the loop (docs/faults.md, "Faults and recovery", "Bit errors on the loop").
     t.add(real("loop.ber", loop(&LoopConfig::ber), 0.0, 0.0, "", "bit error rate of every link (0: no errors)", false, 1e-3));
     t.add(real("loop.al_time_us", loop(&LoopConfig::al_time_us), 15000.0, 0.0, "us",
                "AL_TIME: longest wait of a circuit for its peer before it closes or is abandoned", true, 1e7));
@@ -168,7 +167,7 @@ void add_loop(ParameterTable& t)
 
 void add_initiator(ParameterTable& t)
 {
-    // Initiator HBA, the storage controller (docs/model.md, "The HBAs").
+    // Initiator HBA, the storage controller (docs/hba.md, "The HBAs").
     t.add(al_pa("initiator.al_pa", initiator(&InitiatorConfig::al_pa), 0x01, "AL_PA of the controller; lower wins arbitration"));
     t.add(boolean("initiator.fair", initiator(&HbaConfig::fair), true, "the controller obeys the access fairness window"));
     t.add(integer("initiator.incoming_buffers", initiator(&HbaConfig::incoming_buffers), 3, 1, kMaxBuffers, "frames",
@@ -196,14 +195,14 @@ void add_initiator(ParameterTable& t)
                        "single-frame transfer that delivers an FCP_RSP to host memory"));
     t.add(non_negative("initiator.task_set_full_retry_us", initiator(&InitiatorConfig::task_set_full_retry_us), 500.0, "us",
                        "wait before a command a disk answered TASK SET FULL is issued again"));
-    // FCP recovery (docs/model.md, "Faults and recovery: FCP recovery").
+    // FCP recovery (docs/faults.md, "FCP recovery").
     t.add(positive("initiator.exchange_timeout_ms", initiator(&InitiatorConfig::exchange_timeout_ms), 30000.0, "ms",
                    "an exchange not complete this long after the HBA took its I/O is aborted with ABTS"));
     t.add(positive("initiator.abts_timeout_ms", initiator(&InitiatorConfig::abts_timeout_ms), 20000.0, "ms",
                    "wait for the BA_ACC to an ABTS before the exchange is given up all the same"));
     t.add(integer("initiator.max_outstanding", initiator(&InitiatorConfig::max_outstanding), 255, 1, 65535, "requests",
                   "requests the driver keeps in the HBA at once; the rest wait in the driver"));
-    // The outgoing descriptor FIFOs (docs/model.md, "The transmit queue"); the RTL's tags are 8 bits.
+    // The outgoing descriptor FIFOs (docs/hba.md, "The transmit queue"); the RTL's tags are 8 bits.
     t.add(integer("initiator.tx_fifo_frames", initiator(&InitiatorConfig::tx_fifo_frames), 64, 1, 128, "frames",
                   "depth of the controller's outgoing frame FIFO (every frame; data only with cmdf.fifo=command_queue)"));
     t.add(integer("initiator.cmd_fifo_frames", initiator(&InitiatorConfig::cmd_fifo_frames), 16, 1, 128, "frames",
@@ -212,7 +211,7 @@ void add_initiator(ParameterTable& t)
 
 void add_target(ParameterTable& t)
 {
-    // Target HBA, the disk interface (docs/model.md, "The HBAs").
+    // Target HBA, the disk interface (docs/hba.md, "The HBAs").
     t.add(boolean("target.fair", target(&HbaConfig::fair), true, "the disks obey the access fairness window"));
     t.add(integer("target.incoming_buffers", target(&HbaConfig::incoming_buffers), 2, 1, kMaxBuffers, "frames",
                   "receive buffers of each disk interface"));
@@ -238,7 +237,7 @@ void add_target(ParameterTable& t)
 
 void add_driver(ParameterTable& t)
 {
-    // Device driver (docs/model.md, "The device driver and host memory").
+    // Device driver (docs/hba.md, "The device driver and host memory").
     t.add(non_negative("driver.arrival_us", at(&SimConfig::driver, &DriverConfig::arrival_us), 0.0, "us",
                        "driver processing of each arriving request"));
     t.add(non_negative("driver.completion_us", at(&SimConfig::driver, &DriverConfig::completion_us), 0.0, "us",
@@ -249,14 +248,14 @@ void add_driver(ParameterTable& t)
 
 void add_disk(ParameterTable& t)
 {
-    // Disks (docs/model.md, "The disks").
+    // Disks (docs/disk.md, "The disks").
     t.add(integer("disk.count", disk(&DiskConfig::count), 16, 1, 125, "disks", "disks on the loop"));
     t.add(per_disk(non_negative("disk.access_ms", disk(&DiskConfig::access_ms), 2.0, "ms", "access time per command before data moves")));
     t.add(per_disk(positive("disk.rate_mbs", disk(&DiskConfig::rate_mbs), 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)")));
     t.add(per_disk(integer("disk.queue_slots", disk(&DiskConfig::queue_slots), 16, 1, 1024, "commands",
                            "commands a disk accepts at once; one more is answered TASK SET FULL")));
-    // Fixed and zoned disks (docs/model.md, "The disks"); the zoned defaults are the Seagate
-    // ST3500630NS of docs/model.md's drive table (configs/disks/).
+    // Fixed and zoned disks (docs/disk.md, "The disks"); the zoned defaults are the Seagate
+    // ST3500630NS of docs/disk.md's drive table (configs/disks/).
     t.add(choice("disk.model", disk(&DiskConfig::model), disk::DiskModel::Fixed,
                  {{"fixed", disk::DiskModel::Fixed}, {"zoned", disk::DiskModel::Zoned}},
                  "fixed: disk.access_ms + size / disk.rate_mbs; zoned: the mechanical model (seek, rotation, zones, buffer)"));
@@ -294,7 +293,7 @@ void add_disk(ParameterTable& t)
                         "zoned: read data go to the HBA when the buffer holds this share of it or the rest of the I/O", true, 1.0)));
     t.add(per_disk(non_negative("disk.command_overhead_us", disk(&DiskConfig::command_overhead_us), 0.0, "us",
                                 "zoned: controller firmware time per command")));
-    // A fixed disk's capacity: what an erase job writes (docs/model.md, "Erasure"); LBAs are 32 bits.
+    // A fixed disk's capacity: what an erase job writes (docs/erasure.md, "Erasure"); LBAs are 32 bits.
     t.add(per_disk(real("disk.capacity_gb", disk(&DiskConfig::capacity_gb), 0.0, 0.0, "GB",
                         "fixed: capacity (GB = 10^9 bytes, 512-byte blocks) that erase jobs write and LBAs are checked against; 0 = none",
                         false, 2199.0)));
@@ -302,8 +301,8 @@ void add_disk(ParameterTable& t)
 
 void add_workload(ParameterTable& t)
 {
-    // Workload and measurement window (docs/model.md, "The workloads", "Statistics and the
-    // measurement window").
+    // Workload and measurement window (docs/host.md, "The workloads", docs/cli.md,
+    // "Statistics and the measurement window").
     t.add(choice("workload.type", workload(&WorkloadConfig::type), WorkloadType::Closed,
                  {{"closed", WorkloadType::Closed}, {"open", WorkloadType::Open}, {"erase", WorkloadType::Erase}},
                  "closed: queue_depth I/Os always outstanding per disk; open: Poisson arrivals at rate_iops; erase: erase.*"));
@@ -322,8 +321,8 @@ void add_workload(ParameterTable& t)
                   [](SimConfig& c) { c.workload.warmup_ios = 10ull * c.workload.queue_depth * c.disk.count; }));
     t.add(integer("workload.seed", workload(&WorkloadConfig::seed), 1, 0, kInt64Max, "", "seed of the random number generators"));
 
-    // The workloads' addresses, the storage controller's volume and the transport below it (docs/model.md,
-    // "The workloads", "The storage controller: volumes and RAID", "The ideal transport").
+    // The workloads' addresses, the storage controller's volume and the transport below it (docs/host.md,
+    // "The workloads", docs/controller.md, "Volumes and RAID", docs/controller.md, "The ideal transport").
     t.add(choice("workload.lba", workload(&WorkloadConfig::lba), host::LbaPattern::Random,
                  {{"random", host::LbaPattern::Random}, {"sequential", host::LbaPattern::Sequential}},
                  "random: LBAs uniform over the disk or volume; sequential: each I/O right after the previous one"));
@@ -336,7 +335,7 @@ void add_workload(ParameterTable& t)
     t.add(choice("volume.split_merge", at(&SimConfig::volume, &VolumeConfig::split_merge), controller::SplitMerge::ForkJoin,
                  {{"fork_join", controller::SplitMerge::ForkJoin}, {"strict", controller::SplitMerge::Strict}},
                  "fork_join: requests' member commands interleave at the disks; strict: one request at a time"));
-    // DECODE (docs/model.md, "DECODE").
+    // DECODE (docs/controller.md, "DECODE").
     t.add(boolean("volume.decode", at(&SimConfig::volume, &VolumeConfig::decode), false,
                   "raid0 only: DECODE write load balancing (a written unit may move to a less loaded disk)"));
     t.add(integer("decode.area_units", at(&SimConfig::decode, &DecodeConfig::area_units), 10, 0, 1000000, "units",
@@ -357,7 +356,7 @@ void add_workload(ParameterTable& t)
 
 void add_erase(ParameterTable& t)
 {
-    // Erasure jobs, workload.type=erase (docs/model.md, "Erasure").
+    // Erasure jobs, workload.type=erase (docs/erasure.md, "Erasure").
     t.add(choice("erase.command", at(&SimConfig::erase, &EraseConfig::command), host::EraseCommand::WriteSame,
                  {{"write", host::EraseCommand::Write}, {"write_same", host::EraseCommand::WriteSame}},
                  "erase: WRITE(10) with the data on the wire, or WRITE SAME(10) with one block per range"));
@@ -381,7 +380,7 @@ void add_erase(ParameterTable& t)
 
 void add_schedule(ParameterTable& t)
 {
-    // Frame scheduling (docs/model.md, "Command-First").
+    // Frame scheduling (docs/hba.md, "Command-First").
     // The default is the baseline's (docs/model.md, "The baseline scenario"), which has CMDF on.
     t.add(choice("schedule", at(&SimConfig::schedule), Schedule::Cmdf, {{"normal", Schedule::Normal}, {"cmdf", Schedule::Cmdf}},
                  "normal: all cmdf.* off; cmdf: command_queue + arbitration + preempt (cmdf.* keys given override it)"));

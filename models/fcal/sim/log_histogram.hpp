@@ -1,6 +1,6 @@
 #pragma once
 // A histogram of non-negative durations with bounded relative error and bounded state, so that
-// statistics cost the same memory for any run length (docs/model.md, "Statistics and the
+// statistics cost the same memory for any run length (docs/cli.md, "Statistics and the
 // measurement window").
 //
 // Log-linear buckets on integer picoseconds: values below 2^(kSubBits+1) ps have a bucket each;

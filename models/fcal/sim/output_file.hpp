@@ -1,5 +1,5 @@
 #pragma once
-// One output file of a run (README, "fcal-sim"), written so that nothing already at its path is
+// One output file of a run (docs/cli.md, "fcal-sim"), written so that nothing already at its path is
 // lost: the data go to a temporary file beside the target, created only once the run has passed
 // every check, and it is renamed onto the target only when complete and written without error. A
 // refused, failed or interrupted run leaves whatever was at the path as it was. (A kill that gives

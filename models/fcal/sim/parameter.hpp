@@ -71,7 +71,7 @@ struct Parameter {
     bool real_min_exclusive = false;
     // ... and of Choice values.
     std::vector<Choice> choices;
-    // A disk.* key one disk may override as disk.<i>.<name> (docs/model.md, "Erasure"); its field
+    // A disk.* key one disk may override as disk.<i>.<name> (docs/disk.md, "Disks that differ"); its field
     // is one of DiskConfig's.
     bool per_disk = false;
 

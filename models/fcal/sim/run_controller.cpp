@@ -69,8 +69,7 @@ RunResult RunController::run(const std::function<bool()>& stop_requested)
         return r;
     }
     // Either nothing can happen any more with I/Os still open (deadlock), or time ran out. A timer
-    // notification with no deadline behind it is nothing left to happen (docs/model.md, "Simulation
-    // kernel: timers").
+    // notification with no deadline behind it is nothing left to happen (docs/kernel.md, "Timers").
     kernel::TimerFacility::drop_idle_notifications();
     r.end = sc_core::sc_pending_activity() ? RunEnd::TimeLimit : RunEnd::Deadlock;
     r.diagnosis = diagnosis();

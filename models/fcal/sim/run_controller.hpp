@@ -1,7 +1,7 @@
 #pragma once
 // A run of a built system: it runs to its end (the workload done, the time limit, a deadlock, an RTL
 // failure or a request to stop), keeps the I/O account, gathers the results from every component
-// and says which exit code fcal-sim returns for it (README, "fcal-sim").
+// and says which exit code fcal-sim returns for it (docs/cli.md, "fcal-sim").
 #include <functional>
 #include <string>
 
@@ -44,7 +44,7 @@ public:
 
     // Statistics plus every component's counters (no wall-clock fields).
     nlohmann::json results() const;
-    // The I/O account (docs/model.md, "Faults and recovery: FCP recovery"): every issued I/O is
+    // The I/O account (docs/faults.md, "FCP recovery"): every issued I/O is
     // completed, failed or outstanding, and the outstanding ones are held by the layer below the
     // workload (the volume, or the device driver). Empty when it balances, else what does not.
     std::string account_violation() const;

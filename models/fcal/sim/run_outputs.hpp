@@ -1,5 +1,5 @@
 #pragma once
-// fcal-sim's output files (README, "fcal-sim": nothing lost at the edges): checked with the
+// fcal-sim's output files (docs/cli.md, "fcal-sim": nothing lost at the edges): checked with the
 // configuration before anything is made, created as temporary files (sim/output_file.hpp) once
 // everything has been checked, written after the run and renamed onto their paths only when every
 // one of them is complete. An interrupted run's trace and VCD, cut at an arbitrary point, are dropped.

@@ -158,7 +158,7 @@ std::string number(double value)
 }
 
 // The rules the models' constructors would otherwise be the first to see, so that no run is refused
-// once elaboration has begun and its outputs exist (docs/model.md, "Configuration limits").
+// once elaboration has begun and its outputs exist (docs/cli.md, "Configuration limits").
 void check_elaboration(const SimConfig& c)
 {
     // The RTL's depths are fixed when it is Verilated.
@@ -216,7 +216,7 @@ void check_disk(const SimConfig& c, const DiskConfig& d, const DiskKeys& k, cons
         if (geometry.capacity_sectors() < io_sectors)
             throw ConfigError("workload.io_size: larger than the zoned disk's capacity (" +
                               std::to_string(geometry.capacity_bytes()) + " bytes)");
-        // READ(10) and WRITE(10) carry a 32-bit LBA (docs/model.md, "FCP: the CDB").
+        // READ(10) and WRITE(10) carry a 32-bit LBA (docs/fcp.md, "The CDB").
         if (geometry.capacity_sectors() > (1ull << 32))
             throw ConfigError(k("cylinders") + ": the zoned disk has " + std::to_string(geometry.capacity_sectors()) +
                               " sectors; READ(10)/WRITE(10) address at most 2^32");

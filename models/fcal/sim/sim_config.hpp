@@ -25,7 +25,7 @@
 namespace fcal::sim {
 
 enum class WorkloadType { Closed, Open, Erase };
-enum class Schedule { Normal, Cmdf };  // docs/model.md, "Command-First"
+enum class Schedule { Normal, Cmdf };  // docs/hba.md, "Command-First"
 
 enum class CmdfImpl { Model, Rtl };
 
@@ -116,7 +116,7 @@ struct DiskConfig {
     double capacity_gb{};  // fixed model: 0 = no capacity
 };
 
-// workload.type=erase (docs/model.md, "Erasure").
+// workload.type=erase (docs/erasure.md, "Erasure").
 struct EraseConfig {
     host::EraseCommand command{};
     host::EraseStrategy strategy{};
@@ -144,9 +144,9 @@ struct WorkloadConfig {
 // The LBA unit of volumes and disks.
 constexpr std::uint32_t kVolumeBlockBytes = 512;
 
-enum class Transport { Loop, Ideal };  // docs/model.md, "The ideal transport"
+enum class Transport { Loop, Ideal };  // docs/controller.md, "The ideal transport"
 
-// The storage controller's volume (docs/model.md, "The storage controller: volumes and RAID").
+// The storage controller's volume (docs/controller.md, "Volumes and RAID").
 struct VolumeConfig {
     controller::RaidLevel raid{};  // none: each disk its own volume, no controller layer
     std::uint64_t stripe_kib{};
@@ -154,7 +154,7 @@ struct VolumeConfig {
     bool decode{};  // DECODE write load balancing (raid0 only)
 };
 
-// DECODE's layout and policy (docs/model.md, "DECODE"). free_fraction also applies with
+// DECODE's layout and policy (docs/controller.md, "DECODE"). free_fraction also applies with
 // volume.decode=false: conventional striping over the same layout.
 struct DecodeConfig {
     unsigned area_units{};
@@ -200,7 +200,7 @@ nlohmann::json to_json(const SimConfig& config);
 // The unit of the LBAs the host and the CDBs count in: a zoned disk's sector, else kVolumeBlockBytes.
 std::uint32_t lba_block_bytes(const SimConfig& config);
 
-// What the workload addresses (docs/model.md, "The workloads"), in blocks of block_bytes: each disk
+// What the workload addresses (docs/host.md, "The workloads"), in blocks of block_bytes: each disk
 // (the smallest of them; a fixed disk without a capacity counts as host::kDiskCapacityBlocks, and so
 // does any larger fixed disk), or with a volume the volume built on disks of that size. The system
 // builder sizes the workload and the volume from it, and build_config checks it first.

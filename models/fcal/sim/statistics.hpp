@@ -1,5 +1,5 @@
 #pragma once
-// Measurement between warm-up and cool-down (docs/model.md, "Statistics and the measurement window"): it
+// Measurement between warm-up and cool-down (docs/cli.md, "Statistics and the measurement window"): it
 // opens when the warm-up-th I/O completes and closes when the (warm-up + measured)-th completes.
 // Response times go into bounded histograms (sim/log_histogram.hpp): means exact, percentiles within
 // LogHistogram::kRelativeError.

@@ -37,7 +37,7 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         erase_ = job.get();
         initiator_->on_wire = [this](const hba::IoRequest& io, std::uint32_t words) { erase_->count_wire(io, words); };
         workload_ = std::move(job);
-        // The window is the whole job: no warm-up, every command measured (docs/model.md, "Erasure").
+        // The window is the whole job: no warm-up, every command measured (docs/erasure.md, "Erasure").
         warmup = 0;
         measured = workload_->params().total_ios;
     } else if (config.workload.type == WorkloadType::Closed)

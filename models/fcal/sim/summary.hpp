@@ -1,5 +1,5 @@
 #pragma once
-// fcal-sim's readable summary of a run on stdout (README, "fcal-sim").
+// fcal-sim's readable summary of a run on stdout (docs/cli.md, "fcal-sim").
 #include <nlohmann/json.hpp>
 
 #include "fcal/sim/sim_config.hpp"

@@ -1,4 +1,4 @@
-// DECODE's volume plans (docs/model.md, "DECODE"): without free slots exactly RAID 0's plans, reads
+// DECODE's volume plans (docs/controller.md, "DECODE"): without free slots exactly RAID 0's plans, reads
 // following the map, partial units written in place, and the controller's service estimates and loads
 // from the drive's data sheet.
 #include <catch2/catch.hpp>

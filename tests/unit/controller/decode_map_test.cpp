@@ -1,4 +1,4 @@
-// DECODE's map: the layout written out by hand from docs/model.md ("DECODE"), and the bijection between
+// DECODE's map: the layout written out by hand from docs/controller.md ("DECODE"), and the bijection between
 // live units and occupied slots kept over many random moves.
 #include <catch2/catch.hpp>
 

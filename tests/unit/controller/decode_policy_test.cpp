@@ -1,4 +1,4 @@
-// DECODE's placement rule with hand-built loads (docs/model.md, "DECODE"): a written unit goes only
+// DECODE's placement rule with hand-built loads (docs/controller.md, "DECODE"): a written unit goes only
 // to another disk with a free slot inside the equivalent area, the least loaded one, and only when
 // its load is at most threshold x the load of the disk holding the unit.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Degraded plans (docs/model.md, "The storage controller: degraded mode and rebuild"): the member I/O
+// Degraded plans (docs/controller.md, "Degraded mode and rebuild"): the member I/O
 // counts of every case against the table derived there, and, for random requests and random missing
 // members, a block-by-block check that a plan never touches a missing member, writes every surviving
 // block it must, and reads enough to compute each new parity block and each block it returns.
@@ -39,7 +39,7 @@ Degradation without(unsigned members, unsigned gone)
     return d;
 }
 
-// The table (docs/model.md): one row written with u data units touched, k of them covering the
+// The table (docs/controller.md): one row written with u data units touched, k of them covering the
 // parity's range R, n members, d = n-1 data units per row.
 enum class Gone { None, Parity, WrittenCovering, WrittenPartial, Unwritten };
 
@@ -257,7 +257,7 @@ TEST_CASE("raid5 degraded: random requests, block by block, never touch the miss
                 const unsigned parity = l.parity_disk(row);
                 // Every surviving written block is written, and nothing else of the data.
                 for (const Block& x : set) CHECK(b.writes.count(x) == (missing.missing(x.first, row) ? 0u : 1u));
-                // The parity covers the hull of the row's written offsets (docs/model.md: the range
+                // The parity covers the hull of the row's written offsets (docs/controller.md: the range
                 // of unit offsets the write covers).
                 std::uint64_t low = UINT64_MAX, high = 0;
                 for (const Block& x : set) {

@@ -1,5 +1,5 @@
-// The RAID layout's plans against the mappings written out by hand from docs/model.md ("The storage
-// controller: volumes and RAID").
+// The RAID layout's plans against the mappings written out by hand from docs/controller.md
+// ("Volumes and RAID").
 #include <catch2/catch.hpp>
 
 #include "fcal/controller/raid_layout.hpp"

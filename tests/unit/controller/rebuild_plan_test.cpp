@@ -1,4 +1,4 @@
-// Rebuild rounds (docs/model.md, "The storage controller: degraded mode and rebuild") and the
+// Rebuild rounds (docs/controller.md, "Degraded mode and rebuild") and the
 // capacity used on each member.
 #include <catch2/catch.hpp>
 

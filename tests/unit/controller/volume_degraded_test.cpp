@@ -1,5 +1,5 @@
-// The controller in degraded mode (docs/model.md, "The storage controller: degraded mode and
-// rebuild") over fake disks whose timing the test sets: member I/O counts of degraded reads and
+// The controller in degraded mode (docs/controller.md, "Degraded mode and rebuild") over
+// fake disks whose timing the test sets: member I/O counts of degraded reads and
 // writes as the table says, RAID 1 served by the survivor, commands in flight to a disk that fails
 // planned again or left out, never lost or completed twice, and a volume with no redundancy left
 // failing every later request with the reason.

@@ -1,4 +1,4 @@
-// The volume's state machine (docs/model.md, "The storage controller: degraded mode and rebuild"):
+// The volume's state machine (docs/controller.md, "Degraded mode and rebuild"):
 // optimal -> degraded -> rebuilding -> optimal, failed when a member goes with no redundancy left;
 // spares taken in order, a failed rebuild target sends its member back to the queue, an inserted
 // disk becomes a spare.

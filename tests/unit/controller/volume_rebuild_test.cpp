@@ -1,4 +1,4 @@
-// Rebuilds onto hot spares (docs/model.md, "The storage controller: degraded mode and rebuild") over
+// Rebuilds onto hot spares (docs/controller.md, "Degraded mode and rebuild") over
 // fake disks whose timing the test sets, so that every time is known from first principles: an idle
 // rebuild under a rate cap, one as fast as it goes (the bottleneck disk sets the pace), host writes
 // during a rebuild, a second failure that loses the data, a spare that fails, an inserted disk, and

@@ -287,7 +287,7 @@ TEST_CASE("Disk parameters are checked", "[disk]")
     REQUIRE_NOTHROW(disk::validate(baseline()));
 }
 
-// FCP recovery (docs/model.md, "Faults and recovery: FCP recovery"): an aborted command gives its
+// FCP recovery (docs/faults.md, "FCP recovery"): an aborted command gives its
 // slot back wherever it is, and the disk never calls back for it.
 TEST_CASE("Disk abort frees the slot of a write waiting for its data", "[disk][recovery]")
 {

@@ -1,4 +1,4 @@
-// WRITE SAME at the disk (docs/model.md, "Erasure"): one sector of data written to a whole range,
+// WRITE SAME at the disk (docs/erasure.md, "Erasure"): one sector of data written to a whole range,
 // positioned like any command and then passing the range track by track, one revolution per track.
 // Expected times are worked out here from the geometry.
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // The zoned disk: geometry and LBA mapping, read streaming through the buffer with the full-ratio
 // rule, write-back, SPTF, and the fixed model's access-time distributions. Expected values are
-// worked out here from the formulas of docs/model.md ("The disks").
+// worked out here from the formulas of docs/disk.md ("The disks").
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -289,7 +289,7 @@ TEST_CASE("Fixed access-time distributions keep the mean and are reproducible", 
     REQUIRE(constant.position({}, 0).rotation_s == mean);
 }
 
-// FCP recovery (docs/model.md, "Faults and recovery: FCP recovery"): a streaming read aborted while
+// FCP recovery (docs/faults.md, "FCP recovery"): a streaming read aborted while
 // the full buffer holds the medium gives back its slot and its buffer space; without that the next
 // read would pause for ever.
 TEST_CASE("Zoned read aborted while paused frees its slot and the buffer", "[disk][zoned][recovery]")

@@ -1,4 +1,4 @@
-// The Command-First Algorithm (docs/model.md, "Command-First"; issue 5): FIFO policies, unfair command
+// The Command-First Algorithm (docs/hba.md, "Command-First"; issue 5): FIFO policies, unfair command
 // arbitration, preemptive command transfer, and the disks' fairness under it.
 #include <catch2/catch.hpp>
 

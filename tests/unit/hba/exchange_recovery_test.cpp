@@ -1,6 +1,6 @@
 // The initiator's exchange recovery (hba/exchange_recovery.hpp), without SystemC: the HBA's part is a
 // recorder of what it is asked to do, the exchanges are real fcp::Exchange ends driven frame by frame
-// (docs/model.md, "Faults and recovery: FCP recovery").
+// (docs/faults.md, "FCP recovery").
 #include <catch2/catch.hpp>
 
 #include <optional>

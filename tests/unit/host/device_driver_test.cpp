@@ -182,7 +182,7 @@ TEST_CASE("Driver parameters are checked", "[driver]")
     REQUIRE_NOTHROW(host::validate(params(0, 0, 1)));
 }
 
-// FCP recovery (docs/model.md, "Faults and recovery: FCP recovery").
+// FCP recovery (docs/faults.md, "FCP recovery").
 TEST_CASE("Driver retries an aborted request driver.retries times, then reports it failed", "[driver][recovery]")
 {
     // max_outstanding 1, completion processing 50 us, HBA 100 us, retries 2; every attempt of

@@ -1,5 +1,5 @@
 // The erasure job over a real device driver and a fake HBA (every command takes 1 ms): command
-// counts, ranges and the order the three strategies serve the disks in (docs/model.md, "Erasure").
+// counts, ranges and the order the three strategies serve the disks in (docs/erasure.md, "Erasure").
 #include <catch2/catch.hpp>
 
 #include <systemc>

@@ -1,4 +1,4 @@
-// The allocation-free building blocks of docs/model.md, "Simulation kernel: no allocation per frame":
+// The allocation-free building blocks of docs/kernel.md, "No allocation per frame":
 // the ring queue keeps first-in first-out order through wrap-round, growth and erasure, and lets go
 // of what a popped element held; the pool allocator hands a freed block out again.
 #include <catch2/catch.hpp>

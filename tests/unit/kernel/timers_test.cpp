@@ -1,4 +1,4 @@
-// The one timer facility (docs/model.md, "Simulation kernel: timers"): deadlines expire at their
+// The one timer facility (docs/kernel.md, "Timers"): deadlines expire at their
 // times in order, cancelled ones never do, the kernel holds at most one notification per facility,
 // and a run with many deadlines started and cancelled makes no more kernel notifications per
 // deadline the longer it goes.

@@ -1,5 +1,5 @@
-// Alternative buffer-to-buffer credit and FC-2 word spacing (docs/model.md, "The loop: alternative
-// BB credit", "The loop: word spacing"), read from the
+// Alternative buffer-to-buffer credit and FC-2 word spacing (docs/loop.md, "Alternative BB
+// credit", "Word spacing"), read from the
 // port watcher's trace and the ports' counters.
 #include <catch2/catch.hpp>
 

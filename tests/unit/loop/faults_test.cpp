@@ -1,4 +1,4 @@
-// Faults on the loop (docs/model.md, "Faults and recovery", "The loop"): a frame that fails its
+// Faults on the loop (docs/faults.md, "Faults and recovery", "Bit errors on the loop"): a frame that fails its
 // CRC is discarded and still earns its R_RDY; a lost R_RDY, OPN or CLS ends in the documented
 // recovery within AL_TIME, and the loop goes on working. A test hook hits exactly the word it names
 // instead of random bit errors.

@@ -1,4 +1,4 @@
-// The livelock guard (docs/model.md, "The loop: the livelock guard"): a port that keeps being
+// The livelock guard (docs/loop.md, "The livelock guard"): a port that keeps being
 // activated in one simulated instant ends the run with an internal error instead of hanging, and
 // a port never hands on a change after changes that come later (the cause of the livelock seen at
 // exactly 2.0 Gbaud, issue 11).

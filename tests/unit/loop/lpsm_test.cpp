@@ -1,5 +1,5 @@
-// Loop Port State Machine: transitions, arbitration, fairness, TRANSFER, duplex (docs/model.md,
-// "The loop: LPSM", "The loop: fairness", "The loop: TRANSFER").
+// Loop Port State Machine: transitions, arbitration, fairness, TRANSFER, duplex (docs/loop.md,
+// "LPSM", "Fairness", "TRANSFER").
 #include <catch2/catch.hpp>
 
 #include <set>

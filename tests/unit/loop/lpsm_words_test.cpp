@@ -1,5 +1,5 @@
-// The LPSM on its own, driven word by word without a simulation kernel (docs/model.md, "The loop:
-// LPSM", "The loop: fairness", "The loop: alternative BB credit"): every expectation follows from the
+// The LPSM on its own, driven word by word without a simulation kernel (docs/loop.md, "LPSM",
+// "Fairness", "Alternative BB credit"): every expectation follows from the
 // state machine's rules, one received word at a time.
 #include <catch2/catch.hpp>
 

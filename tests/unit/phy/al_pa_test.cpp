@@ -1,4 +1,4 @@
-// AL_PAs: the neutral-disparity data characters (docs/model.md, "The physical layer: AL_PAs"),
+// AL_PAs: the neutral-disparity data characters (docs/phy.md, "AL_PAs"),
 // checked by encoding them.
 #include <catch2/catch.hpp>
 

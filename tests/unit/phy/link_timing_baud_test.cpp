@@ -1,4 +1,4 @@
-// loop.baud_gbps (docs/model.md, "The physical layer: line rate override"): a baud override
+// loop.baud_gbps (docs/phy.md, "Line rate override"): a baud override
 // replaces the speed's standard baud in every duration; expected times are 40 bits per word divided
 // by the baud given, written out here.
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
-// Link timing: word times from 40 bits / baud, frame lengths (docs/model.md, "The physical layer:
-// line rates and word time", "FCP: frames and information units").
+// Link timing: word times from 40 bits / baud, frame lengths (docs/phy.md, "Line rates and word
+// time", docs/fcp.md, "Frames and information units").
 #include <catch2/catch.hpp>
 
 #include <cstdint>

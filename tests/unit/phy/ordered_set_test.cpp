@@ -1,4 +1,4 @@
-// Ordered sets against the table in docs/model.md, "The physical layer: ordered sets" (typed in as
+// Ordered sets against the table in docs/phy.md, "Ordered sets" (typed in as
 // bytes) and codes worked out by hand from
 // the standard's sub-block tables.
 #include <catch2/catch.hpp>

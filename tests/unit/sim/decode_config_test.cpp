@@ -1,4 +1,4 @@
-// The DECODE keys and the workload's size and span keys (docs/model.md, "DECODE", "The workloads"):
+// The DECODE keys and the workload's size and span keys (docs/controller.md, "DECODE", docs/host.md, "The workloads"):
 // their defaults as documented, the layout default that follows volume.decode, and the rules across
 // keys, each refused naming the key.
 #include <catch2/catch.hpp>

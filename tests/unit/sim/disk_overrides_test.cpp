@@ -1,4 +1,4 @@
-// Per-disk overrides (disk.<i>.<name>) and the erase.* keys (docs/model.md, "Erasure"): what they
+// Per-disk overrides (disk.<i>.<name>) and the erase.* keys (docs/disk.md, "Disks that differ"; docs/erasure.md, "Erasure"): what they
 // resolve to, the errors naming the key and the disk, and the echo that loads back.
 #include <catch2/catch.hpp>
 

@@ -12,7 +12,7 @@
 one row per finished run to DIR/runs.csv (default out/sweeps/<spec name>/) with the build of fcal-sim that
 made it, skips the runs already there (resume; rows of another build are refused without
 --allow-mixed-builds), and writes DIR/summary.csv (mean and 95 % CI per point). See
-fcal_tools.sweep.session for the exit codes and docs/model.md, "Sweeps", for the details.
+fcal_tools.sweep.session for the exit codes and docs/sweeps.md, "Sweeps", for the details.
 """
 from __future__ import annotations
 

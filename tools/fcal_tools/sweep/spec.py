@@ -1,5 +1,5 @@
 """A sweep specification: which fcal-sim parameters take which values, over which seeds, keeping which
-results (docs/model.md, "Sweeps").
+results (docs/sweeps.md, "Sweeps").
 
 A spec is a TOML or JSON file:
 
