@@ -50,7 +50,7 @@ void TestHooks::check(const sim::SimConfig& config)
         throw sim::ConfigError("--test-lose-io/--test-throw-io: need transport=loop (they sit behind the HBA)");
     if (drop_frames_.empty() && drop_disk_ < 0) return;
     if (config.transport != sim::Transport::Loop) throw sim::ConfigError("--test-drop-frame/--test-drop-disk: need transport=loop");
-    if (drop_disk_ >= static_cast<long long>(config.disk.count))
+    if (drop_disk_ >= static_cast<long long>(config.disk_count))
         throw sim::ConfigError("--test-drop-disk: no disk " + std::to_string(drop_disk_));
     for (const auto& rule : drop_frames_) drop_.add_rule(rule);
 }
