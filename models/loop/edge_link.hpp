@@ -33,6 +33,13 @@ public:
 
     // Changes queued that the port has still to process itself: nothing may overtake them.
     bool busy() const { return to_process_ > 0; }
+    bool empty() const { return size_ == 0; }
+    // Every change queued, oldest first.
+    template <class F>
+    void for_each(F&& f) const
+    {
+        for (std::size_t i = 0; i < size_; ++i) f(at(i));
+    }
 
     // Two changes at one instant: the first lasted no time at all. True if `word` replaced the
     // last change to process (which arrives at `at`).
@@ -53,6 +60,10 @@ public:
     // What the port will be transmitting after the changes passed through so far (nothing if none
     // is queued: then it is what it transmits now).
     const Word* last_output() const { return empty() ? nullptr : &back().output(); }
+    // Some change queued arrives after `t`.
+    bool arrives_after(const sc_core::sc_time& t) const { return !empty() && back().at > t; }
+    // The last change queued (nothing if none).
+    const Word* last_word() const { return empty() ? nullptr : &back().word; }
     // A change the port repeated as it is.
     void pass(const sc_core::sc_time& at, const Word& word) { push_back({at, word, true, true, false, Word{}}); }
     // A fill word the port replaced by `out` (`changes_output`: out differs from what it
@@ -83,7 +94,6 @@ public:
 private:
     // A ring buffer: a port's queue is refilled as fast as it drains, so after the first few frames
     // it never allocates again (a std::deque would allocate and free a block every few changes).
-    bool empty() const { return size_ == 0; }
     Change& at(std::size_t i) { return ring_[(head_ + i) & (ring_.size() - 1)]; }
     const Change& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
     Change& front() { return at(0); }

@@ -26,6 +26,8 @@ void LPort::connect(LPort& downstream, const sc_time& hop_delay)
 {
     downstream_ = &downstream;
     hop_delay_ = hop_delay;
+    next_ = &downstream;
+    downstream.upstream_ = this;
 }
 
 void LPort::set_transmit_queue(std::unique_ptr<TransmitQueue> queue)
@@ -38,6 +40,9 @@ void LPort::set_bit_errors(double ber, std::uint64_t seed, const sc_time& al_tim
 {
     al_time_ = al_time;
     if (ber <= 0.0) return;
+    // Hit fill words are counted on the link to the next port, and own words may come back: every
+    // port stays in the chain.
+    fold_allowed_ = false;
     own_errors_ = std::make_unique<BitErrors>(ber, derive_seed(seed, cfg_.al_pa, 0));
     fill_errors_ = std::make_unique<BitErrors>(ber, derive_seed(seed, cfg_.al_pa, 1));
     if (downstream_) out_links_ = directory_.links(cfg_.al_pa, downstream_->al_pa());
@@ -58,33 +63,53 @@ void LPort::listen_to_queue()
 
 // ---- Receive side and the fast path -------------------------------------------------------------
 
+namespace {
+
+// What decides whether a word is a change after the fill words are replaced: a fill word itself, or
+// any primitive signal for everything else.
+Word fill_or_other(const Word& w) { return w.is_fill() ? w : Word::r_rdy(); }
+
+}  // namespace
+
 // Nothing stands in the way of passing a change through at once: the port is not observed, sends
 // nothing of its own, and has no earlier change left to process.
 bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !in_.busy() && downstream_; }
 
 void LPort::receive(const sc_time& arrival, const Word& word)
 {
+    if (folded_) rejoin();  // only a test hands a folded port a change; the chain never does
     if (in_.replace_same_instant(arrival, word)) return;
     if (can_pass_through()) {
         if (lpsm_.unaffected_by(word)) {
             // Repeated as it is.
             in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
+            const Word before = fill_or_other(last_sent());
             in_.pass(arrival, word);
-            downstream_->receive(arrival + hop_delay_, word);
+            forward(arrival, word, before);
+            try_fold();
             return;
         }
         if (const auto out = lpsm_.fill_replacement(word)) {
             // An arbitrating port's fill word: it transmits `out` from `arrival` on, a change only
             // if it differs from what it sends until then (as update_fill() would decide).
             in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
-            const Word* before = in_.last_output();
-            const bool changes = *out != (before ? *before : tx_word_);
+            const Word before = fill_or_other(last_sent());
+            const bool changes = *out != before;
             in_.pass_replaced(arrival, word, *out, changes);
-            if (changes) downstream_->receive(arrival + hop_delay_, *out);
+            if (changes) forward(arrival, *out, before);
+            try_fold();
             return;
         }
     }
     if (in_.hold(arrival, word)) rx_event_.notify(arrival - sc_time_stamp());
+}
+
+// The last change this port sent downstream: the last one it passed through, else what it
+// transmits.
+const Word& LPort::last_sent() const
+{
+    const Word* passed = in_.last_output();
+    return passed ? *passed : tx_word_;
 }
 
 void LPort::arm_rx_event()
@@ -109,7 +134,7 @@ void LPort::recall_passed_through()
 {
     const sc_time now = sc_time_stamp();
     if (!in_.recall_after(now)) return;
-    downstream_->truncate_after(now + hop_delay_);
+    withdraw_after(now);
     arm_rx_event();
 }
 
@@ -117,7 +142,252 @@ void LPort::recall_passed_through()
 // recalled: drop it, and have the ports downstream drop what this one passed on in turn.
 void LPort::truncate_after(const sc_time& cutoff)
 {
-    if (in_.truncate_after(cutoff)) downstream_->truncate_after(cutoff + hop_delay_);
+    if (in_.truncate_after(cutoff)) withdraw_after(cutoff);
+}
+
+// What this port sent downstream after `t` (at its output stage) is withdrawn: from its log, from
+// the folded ports of its span and from the ports downstream.
+void LPort::withdraw_after(const sc_time& t)
+{
+    if (span_size_ > 0) {
+        log_.truncate_after(t);
+        for (LPort* r = next_; r != downstream_; r = r->next_) {
+            r->in_.truncate_after(t + r->offset_);
+            r->source_pos_ = std::min(r->source_pos_, log_.end());
+        }
+    }
+    downstream_->truncate_after(t + hop_delay_);
+}
+
+// Every change leaves for the next active port, through the folded ports of the span: it is logged
+// for them, its fill word replaced as their arbitrating ones replace it, and it goes on only if it
+// is still a change then (`before`: what this port sent before, fill_or_other()). A word that names
+// a folded port, or an IDLE for one that waits for the access window, brings that port back into
+// the chain first.
+void LPort::forward(const sc_time& at, const Word& w, const Word& before)
+{
+    if (span_size_ > 0) {
+        if (w.kind == WordKind::Idle) {
+            if (idle_waker_) idle_waker_->rejoin();
+        } else if ((w.kind == WordKind::Opn || w.kind == WordKind::Arb) && span_.test(w.y)) {
+            wake_in_span(w);
+        }
+    }
+    if (span_size_ == 0) {
+        downstream_->receive(at + hop_delay_, w);
+        return;
+    }
+    log_.push(at, w);
+    if (log_.size() >= compact_at_) compact_log();
+    if (span_best_ == kNoArbitrator || !w.is_fill()) {
+        downstream_->receive(at + hop_delay_, w);
+        return;
+    }
+    const Word out = arbitrating_fill(w, span_best_);
+    if (!before.is_fill() || out != arbitrating_fill(before, span_best_)) downstream_->receive(at + hop_delay_, out);
+}
+
+// ---- Folding (docs/model.md, "The loop: fast path") ---------------------------------------------
+
+// A port whose LPSM has a routine for what arrives, and that has nothing of its own on the wire or
+// left to process, leaves the chain. Watched or traced ports stay, and so does the last active port.
+void LPort::try_fold()
+{
+    if (!fold_allowed_ || observed_ || tx_own_ || words_hit_ || !upstream_ || upstream_ == this || in_.busy()) return;
+    const Lpsm::Routine r = lpsm_.routine();
+    if (r == Lpsm::Routine::Acts) return;
+    routine_ = r;
+    fold();
+}
+
+void LPort::fold()
+{
+    LPort* const up = upstream_;
+    // The folded ports behind this one read the upstream port's log from now on.
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        r->detach_from_source();
+        r->source_ = up;
+        r->source_pos_ = up->log_.end();
+        r->offset_ += up->hop_delay_;
+    }
+    log_.clear();
+    compact_at_ = kCompactEntries;
+    // Its own input: what its EdgeLink holds (passed through already), then the upstream port's log.
+    source_ = up;
+    source_pos_ = up->log_.end();
+    offset_ = up->hop_delay_;
+    up->downstream_ = downstream_;
+    up->hop_delay_ += hop_delay_;
+    downstream_->upstream_ = up;
+    folded_ = true;
+    span_.reset();
+    span_size_ = 0;
+    span_best_ = kNoArbitrator;
+    idle_waker_ = nullptr;
+    up->survey_span();
+}
+
+// Back into the chain, knowing everything that reached it, with what is still on its way to it as
+// changes it passed through (as the fast path would have them), so that it may recall them.
+void LPort::rejoin()
+{
+    LPort* const up = source_;
+    detach_from_source();
+    // The folded ports behind this one read this port's log from now on.
+    for (LPort* r = next_; r != up->downstream_; r = r->next_) {
+        r->detach_from_source();
+        r->source_ = this;
+        r->source_pos_ = log_.end();
+        r->offset_ -= offset_;
+    }
+    downstream_ = up->downstream_;
+    hop_delay_ = up->hop_delay_ - offset_;
+    downstream_->upstream_ = this;
+    upstream_ = up;
+    up->downstream_ = this;
+    up->hop_delay_ = offset_;
+    source_ = nullptr;
+    folded_ = false;
+    up->survey_span();
+    survey_span();
+    if (up->span_size_ == 0) up->log_.clear();
+}
+
+// The folded ports between this port and the next active one: which they are, the highest-priority
+// ARB among the arbitrating ones before each of them and among all, and the first one an IDLE
+// would start arbitrating.
+void LPort::survey_span()
+{
+    span_.reset();
+    span_size_ = 0;
+    span_best_ = kNoArbitrator;
+    idle_waker_ = nullptr;
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        span_.set(r->al_pa());
+        ++span_size_;
+        r->arb_before_ = span_best_;
+        if (r->routine_ == Lpsm::Routine::AwaitsIdle && span_best_ == kNoArbitrator && !idle_waker_) idle_waker_ = r;
+        if (r->routine_ == Lpsm::Routine::ReplacesFill) span_best_ = std::min(span_best_, r->al_pa());
+    }
+}
+
+// An OPN or ARB naming a folded port of the span: the port rejoins if the word reaches it (an ARB
+// of lower priority than an arbitrating port before it is replaced on the way).
+void LPort::wake_in_span(const Word& w)
+{
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        if (r->al_pa() != w.y) continue;
+        if (w.kind == WordKind::Opn || phy::higher_priority(w.y, r->arb_before_)) r->rejoin();
+        return;
+    }
+}
+
+// What reaches this folded port of a word its source sent: its fill word replaced by the arbitrating
+// ports before it.
+Word LPort::as_received(const Word& w) const
+{
+    return w.is_fill() && arb_before_ != kNoArbitrator ? arbitrating_fill(w, arb_before_) : w;
+}
+
+// What this folded port transmits for a word it receives.
+Word LPort::as_sent(const Word& w) const
+{
+    return w.is_fill() && routine_ == Lpsm::Routine::ReplacesFill ? arbitrating_fill(w, al_pa()) : w;
+}
+
+// What has reached this folded port from its source's log by `now` and it has not taken note of:
+// the run [source_pos_, end) of the log, as it received it.
+std::optional<RepeatedRun> LPort::arrived_run(const sc_time& now, OutputLog::Seq& end) const
+{
+    end = source_pos_;
+    if (in_.arrives_after(now)) return std::nullopt;  // what comes from the log arrives after these
+    const OutputLog& log = source_->log_;
+    end = log.first_after(source_pos_, offset_, now);
+    if (end == source_pos_) return std::nullopt;
+    RepeatedRun run = log.run(source_pos_, end, tx_word_, offset_);
+    run.words.last = as_received(run.words.last);
+    if (run.words.last_fill) run.words.last_fill = as_received(*run.words.last_fill);
+    run.words.idle = run.words.idle && arb_before_ == kNoArbitrator;
+    return run;
+}
+
+// A folded port takes note of what has reached it by now.
+void LPort::settle()
+{
+    const sc_time now = sc_time_stamp();
+    in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
+    OutputLog::Seq end = 0;
+    if (const auto run = arrived_run(now, end)) {
+        catch_up(*run);
+        source_pos_ = end;
+    }
+}
+
+// The folded port's source changes: what has reached it is taken note of, and what is still on its
+// way from the old source is kept as changes passed through, as the fast path would have them.
+void LPort::detach_from_source()
+{
+    settle();
+    const OutputLog& log = source_->log_;
+    for (OutputLog::Seq i = source_pos_; i < log.end(); ++i) {
+        const Word in = as_received(log[i].word);
+        const Word* last_in = in_.last_word();
+        if (in.is_fill() && in == (last_in ? *last_in : lpsm_.last_received())) continue;  // no change here
+        const sc_time at = log[i].at + offset_;
+        if (routine_ == Lpsm::Routine::ReplacesFill && in.is_fill()) {
+            const Word out = as_sent(in);
+            in_.pass_replaced(at, in, out, out != last_sent());
+        } else {
+            in_.pass(at, in);
+        }
+    }
+    source_pos_ = log.end();
+}
+
+// The folded ports of the span take note of what has reached them; the log keeps only the rest.
+void LPort::compact_log()
+{
+    OutputLog::Seq keep = log_.end();
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        r->settle();
+        keep = std::min(keep, r->source_pos_);
+    }
+    log_.drop_before(keep);
+    compact_at_ = std::max(kCompactEntries, 2 * log_.size());
+}
+
+// A run of changes reached this folded port, which repeated them or replaced their fill words.
+void LPort::catch_up(const RepeatedRun& run)
+{
+    lpsm_.repeated(run.words);
+    spacing_.repeated(run.primitive_or_frame_end, run.frame_end);
+    tx_word_ = as_sent(run.words.last);
+    tx_since_ = run.last_at;
+}
+
+bool LPort::access() const
+{
+    if (lpsm_.access() || !folded_) return lpsm_.access();
+    // What reached the folded port since it last took note.
+    const sc_time now = sc_time_stamp();
+    bool idle = false;
+    in_.for_each([&](const EdgeLink::Change& c) { idle = idle || (c.at <= now && c.word.kind == WordKind::Idle); });
+    OutputLog::Seq end = 0;
+    const auto run = arrived_run(now, end);
+    return idle || (run && run->words.idle);
+}
+
+Word LPort::transmitting() const
+{
+    if (!folded_) return tx_word_;
+    const sc_time now = sc_time_stamp();
+    Word w = tx_word_;
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (c.at <= now && c.changes_output) w = c.output();
+    });
+    OutputLog::Seq end = 0;
+    if (const auto run = arrived_run(now, end)) w = as_sent(run->words.last);
+    return w;
 }
 
 // ---- The layer above ----------------------------------------------------------------------------
@@ -135,8 +405,14 @@ void LPort::queue_frame(OutgoingFrame out)
 
 void LPort::frames_changed()
 {
+    wake();
     recall_passed_through();
     kick();
+}
+
+void LPort::wake()
+{
+    if (folded_) rejoin();
 }
 
 void LPort::release_buffer()
@@ -155,6 +431,7 @@ void LPort::kick() { kick_event_.notify(sc_core::SC_ZERO_TIME); }
 void LPort::step()
 {
     ++activations_;
+    if (folded_) return;  // an event of before it folded: a port that only repeats has nothing to do
     const sc_time now = sc_time_stamp();
     guard_against_livelock(now);
     // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
@@ -190,6 +467,7 @@ void LPort::step()
     update_fill();
     if (words_hit_) watch_al_time(now);
     sample_vcd();
+    try_fold();
 }
 
 // AL_TIME (docs/model.md, "Faults and recovery", "The loop"): a circuit that makes no progress
@@ -306,9 +584,10 @@ void LPort::emit(const Word& w)
         const auto lasted = static_cast<std::uint64_t>((now - tx_since_) / word_ + 0.5);
         watcher_->record(now.to_seconds() * 1e9, cfg_.al_pa, lpsm_.state(), lasted, loop::name(tx_word_), loop::name(w));
     }
+    const Word before = fill_or_other(tx_word_);
     tx_word_ = w;
     tx_since_ = now;
-    if (downstream_) downstream_->receive(now + hop_delay_, w);
+    if (downstream_) forward(now, w, before);
 }
 
 // ---- Observers ----------------------------------------------------------------------------------
@@ -338,6 +617,7 @@ void LPort::sample_vcd()
 
 void LPort::trace(sc_core::sc_trace_file* tf)
 {
+    wake();
     vcd_ = std::make_unique<PortVcd>(tf, name());
     observed_ = true;
     sample_vcd();

@@ -20,16 +20,27 @@
 // own left to process (only OPN to the port or ARB(own) could stop it repeating, and either would
 // be queued ahead), and for any word at a *quiet* port: MONITORING, nothing to send, nothing queued
 // to process (a port waiting for the access window: any fill word but IDLE). An arbitrating port
-// passes fill words on replaced (Lpsm::fill_replacement). A quiet port stops being quiet only when the layer above gives it something to send;
-// it then recalls the changes it passed on that have not yet reached it (truncating the queues
-// downstream) and processes them itself. Watched or traced ports always take the full path, so a
-// trace shows every word.
+// passes fill words on replaced (Lpsm::fill_replacement). A quiet port stops being quiet only when
+// the layer above gives it something to send; it then recalls the changes it passed on that have
+// not yet reached it (truncating the queues downstream) and processes them itself.
+//
+// Folded ports. A port whose LPSM would only pass words on (Lpsm::routine: it repeats, waits for
+// the access window, or arbitrates and replaces fill words) leaves the chain of ports a change
+// visits: like a passive node, it is folded into the hop delay of the active port before it (its
+// *source*), which logs what it sends (OutputLog) for the folded ports behind it (its *span*) and
+// replaces fill words as their arbitrating ones would. A folded port reads what reached it from the
+// log only when it needs to: it rejoins the chain the instant the layer above gives it something to
+// send (wake(), also the hook for a future LIP), or a word it would act on (an OPN to it, its own
+// ARB, an IDLE it waits for) enters its span; the log is compacted now and then. Watched or traced
+// ports never fold and always take the full path, so a trace shows every word.
+#include <bitset>
 #include <cstdint>
 #include <memory>
 #include <systemc>
 
 #include "loop/edge_link.hpp"
 #include "loop/lpsm.hpp"
+#include "loop/output_log.hpp"
 #include "loop/port_config.hpp"
 #include "loop/port_statistics.hpp"
 #include "loop/port_user.hpp"
@@ -49,7 +60,7 @@ public:
     LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::LinkTiming& timing,
           const LoopDirectory& directory);
 
-    // Wiring, done by Loop.
+    // Wiring, done by Loop: the next L_Port on the ring and the delay to its output stage.
     void connect(LPort& downstream, const sc_core::sc_time& hop_delay);
     void receive(const sc_core::sc_time& arrival, const Word& word);
 
@@ -61,6 +72,9 @@ public:
     void queue_frame(OutgoingFrame frame);
     // The transmit queue's head listener: a push changed what the port would be told.
     void frames_changed();
+    // A folded port rejoins the chain of ports a change visits (the layer above has something for
+    // it; a LIP, once loop initialization is modelled, would call this too). Nothing if not folded.
+    void wake();
     void release_buffer();   // a received frame has been consumed; its buffer is free again
 
     // Faults (docs/model.md, "Faults and recovery", "The loop"); set up by Loop after connect().
@@ -76,18 +90,23 @@ public:
     const phy::LinkTiming& timing() const { return timing_; }
     phy::AlPa al_pa() const { return cfg_.al_pa; }
     LpsmState state() const { return lpsm_.state(); }
-    bool access() const { return lpsm_.access(); }
+    bool access() const;
     bool arbitrating() const { return lpsm_.arbitrating(); }
     unsigned free_buffers() const { return lpsm_.credit().free_buffers(); }
     int credit() const { return lpsm_.credit().credit(); }
     unsigned login_credit_used() const { return lpsm_.credit().login_credit_used(); }
     unsigned r_rdys_to_discard() const { return lpsm_.credit().r_rdys_to_discard(); }
-    const Word& transmitting() const { return tx_word_; }
+    // What it transmits (a port that only repeats and is not folded catches up with what passed it
+    // only when it next runs).
+    Word transmitting() const;
+    // Folded out of the chain (docs/model.md, "The loop: fast path").
+    bool folded() const { return folded_; }
     const PortStats& stats() const { return stats_.stats(); }
     // Start the running maximum afresh (a measurement window opens).
     void restart_maxima() { stats_.restart_maxima(); }
     void set_watcher(PortWatcher* watcher)
     {
+        wake();
         watcher_ = watcher;
         observed_ = watcher_ != nullptr || vcd_ != nullptr;
     }
@@ -111,8 +130,24 @@ private:
     void update_fill();
     bool can_pass_through() const;
     void catch_up(const EdgeLink::Change& c);
+    void catch_up(const RepeatedRun& run);
     void recall_passed_through();
     void truncate_after(const sc_core::sc_time& cutoff);
+    void withdraw_after(const sc_core::sc_time& t);
+    void forward(const sc_core::sc_time& at, const Word& w, const Word& before);
+    const Word& last_sent() const;
+    // Folding (docs/model.md, "The loop: fast path").
+    void try_fold();
+    void fold();
+    void rejoin();
+    void survey_span();
+    void wake_in_span(const Word& w);
+    Word as_received(const Word& w) const;
+    Word as_sent(const Word& w) const;
+    std::optional<RepeatedRun> arrived_run(const sc_core::sc_time& now, OutputLog::Seq& end) const;
+    void settle();
+    void detach_from_source();
+    void compact_log();
     void arm_rx_event();
     void guard_against_livelock(const sc_core::sc_time& now);
     void kick();
@@ -132,8 +167,33 @@ private:
     sc_core::sc_time word_;
     sc_core::sc_time circuit_hold_;
     const LoopDirectory& directory_;
+    // The chain: the next active port and the delay to its output stage, and the active port before
+    // this one (while this one is active).
     LPort* downstream_ = nullptr;
     sc_core::sc_time hop_delay_;
+    LPort* upstream_ = nullptr;
+    LPort* next_ = nullptr;  // the next L_Port on the ring, active or folded
+    bool fold_allowed_ = true;  // not with bit errors on the loop
+    bool folded_ = false;
+    // Active: what it sent downstream, for the folded ports up to downstream_ (its span), whose
+    // AL_PAs are marked in span_: the highest-priority arbitrating one (span_best_) and the first
+    // one an IDLE would wake. The log is compacted once it holds compact_at_ entries.
+    static constexpr std::size_t kCompactEntries = 64;
+    static constexpr phy::AlPa kNoArbitrator = 0xFF;  // below every AL_PA in priority
+    OutputLog log_;
+    std::bitset<256> span_;
+    unsigned span_size_ = 0;
+    phy::AlPa span_best_ = kNoArbitrator;
+    LPort* idle_waker_ = nullptr;
+    std::size_t compact_at_ = kCompactEntries;
+    // Folded: what it does with words (the LPSM's routine when it folded); its input, after what its
+    // EdgeLink holds, is source_'s log from source_pos_ on, offset_ later, its fill words replaced
+    // as by an arbitrating port of priority arb_before_.
+    Lpsm::Routine routine_ = Lpsm::Routine::Acts;
+    LPort* source_ = nullptr;
+    OutputLog::Seq source_pos_ = 0;
+    sc_core::sc_time offset_;
+    phy::AlPa arb_before_ = kNoArbitrator;
     PortUser* user_ = nullptr;
     std::unique_ptr<TransmitQueue> queue_;
     Lpsm lpsm_;
