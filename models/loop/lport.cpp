@@ -78,7 +78,15 @@ bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !in_.bus
 void LPort::receive(const sc_time& arrival, const Word& word)
 {
     if (folded_) rejoin();  // only a test hands a folded port a change; the chain never does
-    if (in_.replace_same_instant(arrival, word)) return;
+    if (planned_ && sc_time_stamp() > tx_end_) realize_own_word_end();
+    if (EdgeLink::Change* same = in_.same_instant(arrival)) {
+        same->word = word;  // the change it replaces lasted no time at all
+        if (same->waits) {
+            in_.stop_waiting(*same);
+            rx_event_.notify(arrival - sc_time_stamp());
+        }
+        return;
+    }
     if (can_pass_through()) {
         if (lpsm_.unaffected_by(word)) {
             // Repeated as it is.
@@ -101,7 +109,38 @@ void LPort::receive(const sc_time& arrival, const Word& word)
             return;
         }
     }
-    if (in_.hold(arrival, word)) rx_event_.notify(arrival - sc_time_stamp());
+    if (in_.hold(arrival, word, may_wait(arrival, word))) rx_event_.notify(arrival - sc_time_stamp());
+}
+
+// A change this port must process may wait for its next run when the port runs by then anyway and
+// the change alters nothing it does before (Lpsm::may_wait), judged on what the port will have
+// received by then. Behind a change that alters the LPSM's state (CLS, OPN), or as the word after a
+// frame for the port (it completes that frame): never.
+bool LPort::may_wait(const sc_time& arrival, const Word& word) const
+{
+    if (observed_ || words_hit_) return false;
+    const Word* last_fill = nullptr;
+    const Word* last = nullptr;
+    bool alters_state = false;
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (c.passed_through) return;
+        last = &c.word;
+        if (c.word.is_fill())
+            last_fill = &c.word;
+        else if (c.word.kind != WordKind::RRdy && c.word.kind != WordKind::Frame)
+            alters_state = true;
+    });
+    const bool completes_frame = last ? last->kind == WordKind::Frame : lpsm_.receiving_frame();
+    if (alters_state || completes_frame || !lpsm_.may_wait(word, last_fill)) return false;
+    // A frame's own effect waits for the word that completes it, which comes in time.
+    return word.kind == WordKind::Frame || (wake_at_ && arrival <= *wake_at_);
+}
+
+// The port's process runs at `t` (or earlier: an earlier notification wins).
+void LPort::wake_at(const sc_time& t)
+{
+    tx_event_.notify(t - sc_time_stamp());
+    if (!wake_at_ || t < *wake_at_) wake_at_ = t;
 }
 
 // The last change this port sent downstream: the last one it passed through, else what it
@@ -112,9 +151,16 @@ const Word& LPort::last_sent() const
     return passed ? *passed : tx_word_;
 }
 
+// The process runs when the next change to process arrives, and by the time the last waiting one
+// has arrived (if it would not anyway).
 void LPort::arm_rx_event()
 {
-    if (const auto at = in_.next_to_process()) rx_event_.notify(*at - sc_time_stamp());
+    auto at = in_.next_to_process();
+    if (const auto last = in_.last_waiting(); last && !(wake_at_ && *last <= *wake_at_)) {
+        const sc_time first = *in_.first_waiting();
+        at = at ? std::min(*at, first) : first;
+    }
+    if (at) rx_event_.notify(*at - sc_time_stamp());
 }
 
 // A change this port passed on reaches it now: take note of what it transmitted.
@@ -377,8 +423,17 @@ bool LPort::access() const
     return idle || (run && run->words.idle);
 }
 
+PortStats LPort::stats() const
+{
+    PortStats s = stats_.stats();
+    // An own frame whose end the port has not yet taken note of (plan_own_word_end).
+    if (planned_ && tx_word_.kind == WordKind::Frame && sc_time_stamp() > tx_end_) ++s.frames_sent;
+    return s;
+}
+
 Word LPort::transmitting() const
 {
+    if (planned_ && sc_time_stamp() > tx_end_) return planned_fill_;
     if (!folded_) return tx_word_;
     const sc_time now = sc_time_stamp();
     Word w = tx_word_;
@@ -436,27 +491,15 @@ void LPort::step()
     guard_against_livelock(now);
     // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
     if (lpsm_.repeats_access_word() && now >= access_word_end_) lpsm_.access_word_repeated();
+    if (wake_at_ && *wake_at_ <= now) wake_at_.reset();  // that wake-up is this run or behind it
     in_.take_arrived(now, [this](const EdgeLink::Change& c) {
         if (c.passed_through)
             catch_up(c);
         else
             lpsm_.receive(c.word);
     });
-    arm_rx_event();
 
-    if (tx_own_ && now >= tx_end_) {
-        tx_own_ = false;
-        ++own_words_ended_;  // progress for the AL_TIME watch
-        spacing_.ended(tx_word_, now);
-        if (tx_word_.kind == WordKind::Frame) {
-            stats_.frame_sent();
-            if (user_) user_->frame_sent(*tx_word_.frame);
-        }
-    } else if (tx_own_) {
-        // Woken early (the close timer's wake-up was pending when the word started, and an earlier
-        // notification wins): make sure the port wakes when its word ends.
-        tx_event_.notify(tx_end_ - now);
-    }
+    end_own_word(now);
     lpsm_.update_arbitration();
     if (lpsm_.repeats_access_word() && access_word_end_ <= now) {
         // It started arbitrating on the IDLE arriving now: that word is repeated, the next replaced.
@@ -466,8 +509,72 @@ void LPort::step()
     transmit();
     update_fill();
     if (words_hit_) watch_al_time(now);
+    // Wake when its own word ends, unless it sent what follows ahead of time.
+    if (tx_own_ && !planned_ && !plan_own_word_end()) wake_at(tx_end_);
+    arm_rx_event();
     sample_vcd();
     try_fold();
+}
+
+// The port's own word is over by `now`, or it runs before the end of it. What it planned to do after
+// the word (plan_own_word_end) stands if the word ended before `now`; in the instant the word ends
+// or before it, anything may have changed: the port takes back the fill word it sent ahead and
+// decides afresh.
+void LPort::end_own_word(const sc_time& now)
+{
+    if (!tx_own_) return;
+    if (planned_ && now > tx_end_) return realize_own_word_end();
+    if (planned_) {
+        withdraw_after(tx_end_ - sc_core::sc_get_time_resolution());
+        planned_ = false;
+    }
+    if (now < tx_end_) return;
+    tx_own_ = false;
+    ++own_words_ended_;  // progress for the AL_TIME watch
+    spacing_.ended(tx_word_, now);
+    if (tx_word_.kind == WordKind::Frame) {
+        stats_.frame_sent();
+        if (user_ && user_->wants_frame_sent()) user_->frame_sent(*tx_word_.frame);
+    }
+}
+
+// The port sends its own word until tx_end_ and, as things stand, will then send only its fill word
+// until it sends the next word of its own (or until something changes): it sends that fill word
+// now, ahead of time, and wakes only when the next word may start, if any, rather than also when
+// this one ends (docs/model.md, "The loop: fast path"). Not for watched or traced ports (they report
+// each change as it happens), nor with word errors, nor when the user wants frame_sent() in time.
+bool LPort::plan_own_word_end()
+{
+    if (observed_ || words_hit_ || !downstream_) return false;
+    if (tx_word_.kind == WordKind::Frame && user_ && user_->wants_frame_sent()) return false;
+    const Lpsm::Decision d = lpsm_.next();
+    if (d.kind == Lpsm::Decision::Kind::Leave) return false;  // taken the instant the word ends
+    if (d.kind != Lpsm::Decision::Kind::None) {
+        // When the next word may start, once this one has ended (as earliest() will see it then).
+        WordSpacing after = spacing_;
+        after.ended(tx_word_, tx_end_);
+        const Word fill = lpsm_.fill();
+        sc_time t = d.kind == Lpsm::Decision::Kind::Frame ? after.frame_earliest(tx_end_, fill, false)
+                                                          : after.primitive_earliest(tx_end_, fill, false);
+        if (d.idle_close) t = std::max(t, after.last_end() + circuit_hold_);
+        wake_at(t);
+    }
+    planned_fill_ = lpsm_.fill();
+    planned_ = true;
+    forward(tx_end_, planned_fill_, fill_or_other(tx_word_));
+    return true;
+}
+
+// The own word ended at tx_end_, followed by the fill word sent ahead: take note of both.
+void LPort::realize_own_word_end()
+{
+    tx_own_ = false;
+    planned_ = false;
+    ++own_words_ended_;
+    spacing_.ended(tx_word_, tx_end_);
+    if (tx_word_.kind == WordKind::Frame) stats_.frame_sent();  // the user did not want frame_sent()
+    tx_word_ = planned_fill_;
+    tx_since_ = tx_end_;
 }
 
 // AL_TIME (docs/model.md, "Faults and recovery", "The loop"): a circuit that makes no progress
@@ -537,7 +644,7 @@ bool LPort::may_send_at(const sc_time& earliest)
 {
     const sc_time now = sc_time_stamp();
     if (earliest <= now) return true;
-    tx_event_.notify(earliest - now);
+    wake_at(earliest);
     return false;
 }
 
@@ -552,8 +659,7 @@ void LPort::send_own(const Word& w)
 {
     tx_own_ = true;
     tx_end_ = sc_time_stamp() + timing_.words(w.words());
-    emit(w);
-    tx_event_.notify(tx_end_ - sc_time_stamp());
+    emit(w);  // step() arranges to wake when it ends
 }
 
 // An activation more in this instant; far too many mean that the port re-arms itself without

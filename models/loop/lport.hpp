@@ -31,11 +31,18 @@
 // replaces fill words as their arbitrating ones would. A folded port reads what reached it from the
 // log only when it needs to: it rejoins the chain the instant the layer above gives it something to
 // send (wake(), also the hook for a future LIP), or a word it would act on (an OPN to it, its own
-// ARB, an IDLE it waits for) enters its span; the log is compacted now and then. Watched or traced
-// ports never fold and always take the full path, so a trace shows every word.
+// ARB, an IDLE it waits for) enters its span; the log is compacted now and then.
+//
+// Fewer runs. A port in a circuit takes later the words it holds that change nothing it does before
+// its next run (Lpsm::may_wait), and when it starts an own word after which it will only send its
+// fill word, it sends that change ahead, stamped with the word's end, and wakes only when the next
+// own word may start (plan_own_word_end); running earlier, it takes the change back and decides
+// afresh. Watched or traced ports do none of this and always take the full path, so a trace shows
+// every word.
 #include <bitset>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <systemc>
 
 #include "loop/edge_link.hpp"
@@ -101,7 +108,7 @@ public:
     Word transmitting() const;
     // Folded out of the chain (docs/model.md, "The loop: fast path").
     bool folded() const { return folded_; }
-    const PortStats& stats() const { return stats_.stats(); }
+    PortStats stats() const;
     // Start the running maximum afresh (a measurement window opens).
     void restart_maxima() { stats_.restart_maxima(); }
     void set_watcher(PortWatcher* watcher)
@@ -126,6 +133,9 @@ private:
     bool may_send_at(const sc_core::sc_time& earliest);
     sc_core::sc_time earliest(const Lpsm::Decision& d) const;
     void send_own(const Word& w);
+    void end_own_word(const sc_core::sc_time& now);
+    bool plan_own_word_end();
+    void realize_own_word_end();
     void emit(const Word& w);
     void update_fill();
     bool can_pass_through() const;
@@ -149,6 +159,8 @@ private:
     void detach_from_source();
     void compact_log();
     void arm_rx_event();
+    bool may_wait(const sc_core::sc_time& arrival, const Word& word) const;
+    void wake_at(const sc_core::sc_time& t);
     void guard_against_livelock(const sc_core::sc_time& now);
     void kick();
     void sample_vcd();
@@ -210,6 +222,11 @@ private:
     sc_core::sc_time tx_end_;
     sc_core::sc_event tx_event_;
     sc_core::sc_event kick_event_;
+    // The earliest wake-up of the process pending (tx_event_), if any.
+    std::optional<sc_core::sc_time> wake_at_;
+    // The fill word that follows the own word was sent ahead of time (plan_own_word_end).
+    bool planned_ = false;
+    Word planned_fill_;
     // Repeating the IDLE that set ACCESS until then (Lpsm::repeats_access_word()).
     sc_core::sc_time access_word_end_;
     sc_core::sc_event access_word_event_;

@@ -35,6 +35,22 @@ Word arbitrating_fill(const Word& fill, phy::AlPa al_pa)
     return higher ? fill : Word::arb(al_pa);
 }
 
+bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
+{
+    if (errors_ || repeating()) return false;
+    switch (w.kind) {
+    case WordKind::Frame: return w.frame->destination == cfg_.al_pa;
+    case WordKind::RRdy: return !credit_.sending() || credit_.credit() > 0;
+    case WordKind::Idle:
+    case WordKind::Arb:
+        // The owner's fill word changes only when its ARB(F0) comes back; any other port in a
+        // circuit sends the fill word it receives (substitute()).
+        if (owner_) return !(w.is_arb(phy::kArbFairnessFill) && own_fill_.is_arb(phy::kArbFairnessFill));
+        return substitute(w) == substitute(last_fill ? *last_fill : rx_fill_);
+    default: return false;
+    }
+}
+
 Lpsm::Routine Lpsm::routine() const
 {
     if (errors_ || rx_frame_for_us_ || access_word_) return Routine::Acts;

@@ -119,6 +119,16 @@ public:
     // A run of words a port in one of those routines received and passed on, none naming it (and,
     // for AwaitsIdle, no IDLE): the same as repeated(w) for each of them, in one step.
     void repeated(const RepeatedWords& run);
+    // Receiving `w` changes nothing the port does before it next decides, and tells nobody (no
+    // callback, no event): the port may take it when it next runs rather than the instant it
+    // arrives (docs/model.md, "The loop: fast path"). A frame for the port: its effect waits for its
+    // EOF, that is for the word after it (which the port must take in time). An R_RDY while the port
+    // has credit or sends nothing. A fill word that leaves the port's fill word as it is
+    // (`last_fill`: the last fill word received before it, if the LPSM has not taken it yet). Not for
+    // a repeating port, nor with word errors set.
+    bool may_wait(const Word& w, const Word* last_fill = nullptr) const;
+    // A frame for the port is arriving (its EOF has not).
+    bool receiving_frame() const { return rx_frame_for_us_; }
     // The last word that reached the port.
     const Word& last_received() const { return rx_word_; }
 
