@@ -6,7 +6,7 @@
 //
 // One clock edge does "remove the oldest match for q_dest, then insert into what remains": the
 // removal and the insertion are two shift stages in series, so the insertion point is found in the
-// already-collapsed contents, as the C++ reference (models/hba/command_first_queue.cpp) does when
+// already-collapsed contents, as the C++ reference (models/fcal/hba/command_first_queue.cpp) does when
 // pop_for() and push() happen at the same simulated instant in that order.
 //
 // Positions are never binary indices: the removal and insertion points are found by running ORs
@@ -19,9 +19,15 @@
 // command is pushed in the same cycle as a command is popped from this queue and at least one
 // non-command frame is queued, the new command lands one slot too far back, behind the first data
 // frame (the "commands first" assertion then fires on the next edge when assertions are enabled).
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
 module cmdf_collapsing_queue #(
+    // Entries (slots); any value >= 2, not only powers of two.
     parameter DEPTH = 64,
-    parameter PAY_W = 22   // opaque payload carried with each entry (tag, length, unfair rights)
+    // Width of the opaque payload carried with each entry (tag, length, unfair rights).
+    parameter PAY_W = 22
 ) (
     input  wire                       clk,
     input  wire                       rst,            // synchronous: empties the queue
@@ -52,9 +58,9 @@ module cmdf_collapsing_queue #(
     output wire                       full,
     output wire                       empty
 );
-    localparam CNT_W = $clog2(DEPTH+1);
+    localparam CNT_W = $clog2(DEPTH+1);      // count: 0 to DEPTH entries
     localparam E_W = 8 + 2 + PAY_W;          // entry = {dest, class, payload}
-    localparam [1:0] CLASS_CMD = 2'd1;
+    localparam [1:0] CLASS_CMD = 2'd1;       // class of an FCP_CMND
 
     // The slots, {valid bits, entries}, are one register so that one next-state function (which
     // can return only one value) updates both.
@@ -230,3 +236,6 @@ module cmdf_collapsing_queue #(
     end
 `endif
 endmodule
+
+`resetall
+`default_nettype wire

@@ -1,5 +1,5 @@
 // cmdf_top: the initiator HBA's outgoing frame-descriptor FIFO with the Command-First Algorithm,
-// cycle-for-cycle equivalent to models/hba/command_first_queue.{hpp,cpp} so that the SystemC model
+// cycle-for-cycle equivalent to models/fcal/hba/command_first_queue.{hpp,cpp} so that the SystemC model
 // can swap its C++ queue for this RTL and compare. Only descriptors live here; the C++ side keeps
 // the frame behind each tag.
 //
@@ -10,10 +10,19 @@
 //
 // Every output is a function of the registered state, the configuration and q_dest only, never of
 // push_*: a push may then be decided from the outputs in the same cycle without a loop.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
 module cmdf_top #(
-    parameter DEPTH     = 64,   // frame queue entries
-    parameter CMD_DEPTH = 16,   // command queue entries (used only when cfg_fifo == 2)
+    // Frame queue entries (every frame, or every non-command when cfg_fifo == 2); any value >= 2.
+    parameter DEPTH     = 64,
+    // Command queue entries (written only when cfg_fifo == 2); any value >= 2.
+    parameter CMD_DEPTH = 16,
+    // Width of the tag naming each descriptor's frame on the C++ side; the caller needs one tag
+    // per entry that can be queued at once, DEPTH + CMD_DEPTH.
     parameter TAG_W     = 8,
+    // Width of the frame length in transmission words (a full FC frame is 537 words).
     parameter LEN_W     = 12
 ) (
     input  wire                           clk,
@@ -53,10 +62,10 @@ module cmdf_top #(
     output wire                           frame_full,
     output wire                           empty
 );
-    localparam PAY_W = TAG_W + LEN_W + 2;   // {tag, len, unfair_arb, unfair_xfer}
-    localparam [1:0] CLASS_CMD       = 2'd1;
-    localparam [1:0] FIFO_REORDER    = 2'd1;
-    localparam [1:0] FIFO_CMD_QUEUE  = 2'd2;
+    localparam PAY_W = TAG_W + LEN_W + 2;   // payload of a queue entry: {tag, len, unfair_arb, unfair_xfer}
+    localparam [1:0] CLASS_CMD       = 2'd1;   // push_class of an FCP_CMND
+    localparam [1:0] FIFO_REORDER    = 2'd1;   // cfg_fifo: commands ahead of data, one queue
+    localparam [1:0] FIFO_CMD_QUEUE  = 2'd2;   // cfg_fifo: commands in their own queue
 
     wire push_is_cmd = push_class == CLASS_CMD;
     wire push_to_cmd = push_is_cmd && cfg_fifo == FIFO_CMD_QUEUE;
@@ -134,3 +143,6 @@ module cmdf_top #(
     end
 `endif
 endmodule
+
+`resetall
+`default_nettype wire

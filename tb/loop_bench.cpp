@@ -12,7 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "loop/loop.hpp"
+#include "fcal/loop/loop.hpp"
 
 using namespace fcal;
 

@@ -22,6 +22,12 @@
 // the frame behind each one; the reference's frames carry their tag, so the two answers are compared
 // tag for tag, and field by field (destination, class, length, unfair rights).
 //
+// Time. The RTL runs at 100 MHz on its own axis, the one its VCD (--vcd) is drawn on: each segment
+// starts from reset at 0, and the clock edge of its cycle k is at (k + 1) x 10 ns; the questions of
+// that cycle (the open peer's select and preempt request, then the select for the pop) are asked
+// 2.5 ns and 1.25 ns before that edge. A mismatch report names the cycle and the VCD time at which
+// the outputs it compared are drawn (for an RTL assertion, the edge), so one can jump there in GTKWave.
+//
 // Exit codes: 0 pass; 1 a mismatch, an RTL assertion, or (for a run that covered every policy) a
 // functional coverage counter still at zero; 2 bad command line.
 #include <systemc>  // declares sc_main
@@ -40,9 +46,9 @@
 #include <string>
 #include <vector>
 
-#include "cosim/command_first_rtl.hpp"
-#include "hba/command_first_queue.hpp"
-#include "loop/loop_frame.hpp"
+#include "fcal/cosim/command_first_rtl.hpp"
+#include "fcal/hba/command_first_queue.hpp"
+#include "fcal/loop/loop_frame.hpp"
 
 using namespace fcal;
 
@@ -51,6 +57,8 @@ namespace {
 constexpr std::size_t kTags = cosim::kRtlFrameDepth + cosim::kRtlCommandDepth;
 static_assert(kTags <= (std::size_t{1} << cosim::kRtlTagBits), "the tags must fit the RTL's tag field");
 constexpr double kClockMhz = 100.0;
+constexpr double kPeerQuestion = 0.25;  // periods before the edge: the open peer's questions
+constexpr double kPopQuestion = 0.125;  // and the select for the pop
 
 constexpr phy::AlPa kController = 0xE8;                                  // the HBA: source of every frame
 constexpr std::array<phy::AlPa, 5> kDests{0x01, 0x02, 0x04, 0x08, 0x0F};  // frame destinations
@@ -82,6 +90,7 @@ enum Cov {
     kEmpty,
     kPushPop,
     kOvertake,
+    kLastSlotToHead,
     kPolicyOff,
     kPolicyReorder,
     kPolicyCommandQueue,
@@ -99,6 +108,7 @@ constexpr std::array<const char*, kCovCount> kCovNames{
     "empty",                            // cycles
     "push and pop in the same cycle",   // cycles
     "command overtaking queued data",   // a command became head, or was popped, ahead of older data
+    "wrap-around: last slot to head",   // pops, from slot 0, of an entry that had been in the last slot
     "policy off exercised",             // cycles
     "policy reorder exercised",         // cycles
     "policy command_queue exercised",   // cycles
@@ -231,6 +241,17 @@ struct RunInfo {
     std::uint64_t segment_cycles = 0;
 };
 
+// The collapsing queues have no read and write pointers to wrap: their counterpart of a circular
+// FIFO's wrap-around is an entry's way through every slot, from the last (it was the one furthest
+// back in a full FIFO) to slot 0. The bench knows the slots without asking the RTL: within one FIFO
+// the order is the push order, except that in reorder mode the commands come first. A larger key is
+// further back.
+struct SlotKey {
+    bool behind_commands;
+    std::uint64_t seq;
+    bool operator<(const SlotKey& o) const { return behind_commands != o.behind_commands ? !behind_commands : seq < o.seq; }
+};
+
 // One segment: a fresh RTL and reference with one configuration, from reset.
 class Segment {
 public:
@@ -248,7 +269,7 @@ public:
         for (std::size_t t = 0; t < kTags; ++t) free_.push_back(static_cast<std::uint16_t>(t));
     }
 
-    void open_vcd(const std::string& path) { rtl_.open_vcd(path); }
+    void open_vcd(const std::string& path, cosim::VcdScope scope) { rtl_.open_vcd(path, scope); }
 
     // One clock cycle; false (after the report) at a mismatch or an RTL assertion.
     bool step(std::uint64_t cycle, std::uint64_t local)
@@ -260,9 +281,12 @@ public:
         in.cycle = cycle;
         const std::uint64_t p = rng_.below(kDests.size() + 1);
         in.peer = p == kDests.size() ? kIdlePeer : kDests[p];
+        const double edge_ps = static_cast<double>(local + 1) * rtl_.clock_period_ps();
+        const double peer_ps = edge_ps - kPeerQuestion * rtl_.clock_period_ps();
+        const double pop_ps = edge_ps - kPopQuestion * rtl_.clock_period_ps();
 
         // Scoreboard: every output before the edge.
-        const Outputs r = rtl_outputs(in.peer);
+        const Outputs r = rtl_outputs(in.peer, peer_ps);
         const Outputs m = ref_outputs(in.peer);
         std::vector<std::string> diffs;
         compare("head", r.head, m.head, true, diffs);
@@ -272,7 +296,7 @@ public:
         if (r.command_full != m.command_full) diffs.push_back(std::string("cmd_full: rtl ") + (r.command_full ? "1" : "0") + ", reference " + (m.command_full ? "1" : "0"));
         if (r.frames != m.frames) diffs.push_back("frame_count: rtl " + std::to_string(r.frames) + ", reference " + std::to_string(m.frames));
         if (r.commands != m.commands) diffs.push_back("cmd_count: rtl " + std::to_string(r.commands) + ", reference " + std::to_string(m.commands));
-        if (!diffs.empty()) return report(cycle, local, in, r, m, diffs, nullptr);
+        if (!diffs.empty()) return report(cycle, local, rtl_.vcd_time_ps(peer_ps), in, r, m, diffs, nullptr);
 
         observe(m);
 
@@ -313,20 +337,21 @@ public:
 
         // The pop removes what select shows for its destination: compare that too.
         if (in.pop) {
-            const Answer rs = from_rtl(rtl_.select(*in.pop), false);
+            const Answer rs = from_rtl(rtl_.select(*in.pop, pop_ps), false);
             const Answer ms = from_ref(ref_.front_for(*in.pop), false);
             compare("select(pop)", rs, ms, false, diffs);
-            if (!diffs.empty()) return report(cycle, local, in, r, m, diffs, &rs);
+            if (!diffs.empty()) return report(cycle, local, rtl_.vcd_time_ps(pop_ps), in, r, m, diffs, &rs);
             if (ms.tag != m.head.tag) ++cov_[kPopBehindHead];
             if (ms.cls == loop::FrameClass::Command && older_data(frames_[ms.tag].seq, ms.dest)) ++cov_[kOvertake];
+            if (frames_[ms.tag].from_last_slot && at_slot_0(ms.tag)) ++cov_[kLastSlotToHead];
         }
         if (in.push && in.pop) ++cov_[kPushPop];
 
         // The edge: the RTL, then the reference in the same order (remove, then insert).
-        rtl_.cycle(in.push ? &*in.push : nullptr, in.pop, static_cast<double>(local) * rtl_.clock_period_ps());
+        rtl_.cycle(in.push ? &*in.push : nullptr, in.pop, edge_ps);
         if (!rtl_.assertion_failure().empty()) {
             diffs.push_back("RTL assertion: " + rtl_.assertion_failure());
-            return report(cycle, local, in, r, m, diffs, nullptr);
+            return report(cycle, local, rtl_.last_edge_ps(), in, r, m, diffs, nullptr);
         }
         if (in.pop) {
             const loop::OutgoingFrame out = ref_.pop_for(*in.pop);
@@ -336,6 +361,7 @@ public:
             ref_.push(loop::OutgoingFrame{frames_[in.push->tag].frame});
             pending_[*pushed_from].reset();
         }
+        mark_last_slots();
         remember(in);
         return true;
     }
@@ -344,14 +370,15 @@ private:
     struct Slot {
         std::shared_ptr<const loop::LoopFrame> frame;  // null: the tag is free
         std::uint64_t seq = 0;
+        bool from_last_slot = false;  // has been in the last slot of its FIFO
     };
 
-    Outputs rtl_outputs(phy::AlPa peer)
+    Outputs rtl_outputs(phy::AlPa peer, double now_ps)
     {
         Outputs o;
         o.head = from_rtl(rtl_.head(), true);
-        o.sel = from_rtl(rtl_.select(peer), false);
-        o.preempt = rtl_.preempt_request(peer);
+        o.sel = from_rtl(rtl_.select(peer, now_ps), false);
+        o.preempt = rtl_.preempt_request(peer, now_ps);
         o.frame_full = rtl_.full(false);
         o.command_full = rtl_.full(true);
         o.frames = rtl_.frames_queued();
@@ -382,6 +409,38 @@ private:
                 (!dest || s.frame->destination == *dest))
                 return true;
         return false;
+    }
+
+    // Which FIFO a queued frame is in (true: the command FIFO), and where in it.
+    bool in_command_fifo(const Slot& s) const { return hba::to_command_fifo(policy_, s.frame->frame_class); }
+    SlotKey key(const Slot& s) const
+    {
+        const bool commands_first = policy_.fifo == hba::CommandFifo::Reorder;
+        return SlotKey{commands_first && s.frame->frame_class != loop::FrameClass::Command, s.seq};
+    }
+
+    // The queued frame `tag` is the oldest of its FIFO (in slot 0).
+    bool at_slot_0(std::uint16_t tag) const
+    {
+        const Slot& me = frames_[tag];
+        for (const Slot& s : frames_)
+            if (s.frame && &s != &me && in_command_fifo(s) == in_command_fifo(me) && key(s) < key(me)) return false;
+        return true;
+    }
+
+    // After an edge: in a full FIFO, the frame in the last slot (the one furthest back).
+    void mark_last_slots()
+    {
+        const bool full[2] = {ref_.frames_queued() == cosim::kRtlFrameDepth, ref_.commands_queued() == cosim::kRtlCommandDepth};
+        if (!full[0] && !full[1]) return;
+        Slot* last[2] = {nullptr, nullptr};
+        for (Slot& s : frames_) {
+            if (!s.frame) continue;
+            Slot*& l = last[in_command_fifo(s) ? 1 : 0];
+            if (!l || key(*l) < key(s)) l = &s;
+        }
+        for (int f = 0; f < 2; ++f)
+            if (full[f] && last[f]) last[f]->from_last_slot = true;
     }
 
     void observe(const Outputs& m)
@@ -514,13 +573,15 @@ private:
         return " (frame #" + std::to_string(s.seq) + ": dest " + hex(s.frame->destination) + " " + loop::to_string(s.frame->frame_class) + ")";
     }
 
-    bool report(std::uint64_t cycle, std::uint64_t local, const CycleInputs& in, const Outputs& r, const Outputs& m,
-                const std::vector<std::string>& diffs, const Answer* rtl_pop_select) const
+    bool report(std::uint64_t cycle, std::uint64_t local, std::uint64_t vcd_ps, const CycleInputs& in, const Outputs& r,
+                const Outputs& m, const std::vector<std::string>& diffs, const Answer* rtl_pop_select) const
     {
         const bool assertion = diffs.size() == 1 && diffs[0].rfind("RTL assertion", 0) == 0;
-        std::printf("fcal-rtl-bench: %s at cycle %llu (segment %u, its cycle %llu; policy %s, arbitration %s, preempt %s)\n",
-                    assertion ? "RTL ASSERTION" : "MISMATCH", static_cast<unsigned long long>(cycle), index_, static_cast<unsigned long long>(local),
-                    hba::to_string(policy_.fifo), policy_.arbitration ? "on" : "off", policy_.preempt ? "on" : "off");
+        std::printf("fcal-rtl-bench: %s at cycle %llu, VCD time %llu ps (segment %u, its cycle %llu; policy %s, arbitration %s, "
+                    "preempt %s)\n",
+                    assertion ? "RTL ASSERTION" : "MISMATCH", static_cast<unsigned long long>(cycle), static_cast<unsigned long long>(vcd_ps),
+                    index_, static_cast<unsigned long long>(local), hba::to_string(policy_.fifo), policy_.arbitration ? "on" : "off",
+                    policy_.preempt ? "on" : "off");
         for (const auto& d : diffs) std::printf("  %s\n", d.c_str());
         std::printf("  outputs before this edge, open peer %s:\n", hex(in.peer).c_str());
         auto print = [&](const char* who, const Outputs& o, bool rtl) {
@@ -537,7 +598,7 @@ private:
         std::printf("  inputs (oldest first; the last is this cycle's):\n");
         for (const auto& h : history_) std::printf("    %s\n", describe_inputs(h).c_str());
         std::printf("    %s\n", describe_inputs(in).c_str());
-        std::printf("  reproduce: %s --seed %llu --policy %s --segment-cycles %llu --cycles %llu [--vcd FILE]\n",
+        std::printf("  reproduce: %s --seed %llu --policy %s --segment-cycles %llu --cycles %llu [--vcd FILE [--vcd-pins-only]]\n",
                     run_.program.c_str(), static_cast<unsigned long long>(run_.seed), run_.policy_option.c_str(),
                     static_cast<unsigned long long>(run_.segment_cycles), static_cast<unsigned long long>(cycle + 1));
         return false;
@@ -570,6 +631,7 @@ int sc_main(int argc, char* argv[])
     std::uint64_t segment_cycles = 5000;
     std::string policy = "all";
     std::string vcd_path;
+    bool pins_only = false;
     bool quiet = false;
     app.add_option("--seed", seed, "random seed (the run is a function of it)");
     app.add_option("--cycles", cycles, "clock cycles to run in all")->check(CLI::PositiveNumber);
@@ -578,6 +640,7 @@ int sc_main(int argc, char* argv[])
     app.add_option("--segment-cycles", segment_cycles, "cycles per segment (each from reset, next configuration of the rotation)")
         ->check(CLI::PositiveNumber);
     app.add_option("--vcd", vcd_path, "dump the RTL of each segment to PATH (overwritten per segment: the last one stays)");
+    app.add_flag("--vcd-pins-only", pins_only, "in the VCD, only cmdf_top's pins (not the FIFOs' storage)")->needs("--vcd");
     app.add_flag("--quiet", quiet, "print only the summary line (and a mismatch report)");
     try {
         app.parse(argc, argv);
@@ -613,7 +676,7 @@ int sc_main(int argc, char* argv[])
         Segment segment(p, index, rng, cov, seq, run);
         if (!vcd_path.empty()) {
             try {
-                segment.open_vcd(vcd_path);
+                segment.open_vcd(vcd_path, pins_only ? cosim::VcdScope::PinsOnly : cosim::VcdScope::AllSignals);
             } catch (const std::runtime_error& e) {
                 std::fprintf(stderr, "fcal-rtl-bench: --vcd: %s\n", e.what());
                 return 2;
@@ -629,8 +692,8 @@ int sc_main(int argc, char* argv[])
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     if (!ok) {
-        std::printf("fcal-rtl-bench: seed %llu, %llu cycles, 1 mismatch: FAIL\n", static_cast<unsigned long long>(seed),
-                    static_cast<unsigned long long>(done));
+        std::printf("fcal-rtl-bench: seed %llu, depths %zu/%zu, %llu cycles, 1 mismatch: FAIL\n", static_cast<unsigned long long>(seed),
+                    cosim::kRtlFrameDepth, cosim::kRtlCommandDepth, static_cast<unsigned long long>(done));
         return 1;
     }
 
@@ -651,7 +714,8 @@ int sc_main(int argc, char* argv[])
             }
         }
     }
-    std::printf("fcal-rtl-bench: seed %llu, %llu cycles, 0 mismatches%s: %s\n", static_cast<unsigned long long>(seed),
-                static_cast<unsigned long long>(done), holes ? ", coverage holes" : "", holes ? "FAIL" : "PASS");
+    std::printf("fcal-rtl-bench: seed %llu, depths %zu/%zu, %llu cycles, 0 mismatches%s: %s\n", static_cast<unsigned long long>(seed),
+                cosim::kRtlFrameDepth, cosim::kRtlCommandDepth, static_cast<unsigned long long>(done), holes ? ", coverage holes" : "",
+                holes ? "FAIL" : "PASS");
     return holes ? 1 : 0;
 }

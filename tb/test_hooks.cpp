@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "sim/sim_config.hpp"
+#include "fcal/sim/sim_config.hpp"
 
 namespace fcal::tb {
 

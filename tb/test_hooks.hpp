@@ -11,10 +11,10 @@
 
 #include <systemc>
 
-#include "fcp/fc_frame.hpp"
-#include "hba/io_request.hpp"
-#include "loop/lport.hpp"
-#include "loop/port_user.hpp"
+#include "fcal/fcp/fc_frame.hpp"
+#include "fcal/hba/io_request.hpp"
+#include "fcal/loop/lport.hpp"
+#include "fcal/loop/port_user.hpp"
 
 namespace fcal::tb {
 

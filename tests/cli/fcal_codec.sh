@@ -73,6 +73,18 @@ grep -q '^EOFn K28.5 D21.5 D21.6 D21.6 .* -$' "$tmp/out" || fail "encode EOFn af
 grep -q '^OPN(0xE8,0x01) K28.5 D17.4 D8.7 D1.0 ' "$tmp/out" || fail "encode OPN full duplex"
 grep -q '^OPN(0xE8) K28.5 D17.4 D8.7 D8.7 ' "$tmp/out" || fail "encode OPN half duplex"
 
+# The loop initialization and bypass sequences come from phy's ordered sets (docs/loop_init.md,
+# "LIP, LPB and LPE"): encoded, then decoded and recognised again.
+run encode 'LIP(F8,F7)' 'LIP(F7,0xE8)' 'LIP(FF,0x01)' 'LPB(0xE8,0x01)' 'LPE(FF,0x01)'
+expect_rc 0 "encode LIP/LPB/LPE"
+grep -q '^LIP(F8,F7) K28.5 D21.0 D24.7 D23.7 ' "$tmp/out" || fail "encode LIP(F8,F7): $(sed -n 1p "$tmp/out")"
+grep -q '^LPB(0xE8,0x01) K28.5 D9.0 D8.7 D1.0 ' "$tmp/out" || fail "encode LPB: $(sed -n 4p "$tmp/out")"
+run_stdin "$(awk '{print $6, $7, $8, $9}' "$tmp/out")" decode
+expect_rc 0 "decode LIP/LPB/LPE"
+for set in 'LIP(F8,F7) at 0' 'LIP(F7,0xE8) at 4' 'LIP(FF,0x01) at 8' 'LPB(0xE8,0x01) at 12' 'LPE(FF,0x01) at 16'; do
+    grep -qF "ordered set $set" "$tmp/out" || fail "decode: $set not recognised"
+done
+
 run encode
 expect_rc 2 "encode without names"
 expect_one_line_error "encode without names"

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "sim/config_limits.hpp"
-#include "sim/parameter_table.hpp"
-#include "sim/sim_config.hpp"
+#include "fcal/sim/config_limits.hpp"
+#include "fcal/sim/parameter_table.hpp"
+#include "fcal/sim/sim_config.hpp"
 
 namespace fcal_fuzz {
 

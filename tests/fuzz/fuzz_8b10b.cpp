@@ -15,8 +15,8 @@
 #include <optional>
 
 #include "fuzz_check.hpp"
-#include "phy/encoding_8b10b.hpp"
-#include "phy/ordered_set.hpp"
+#include "fcal/phy/encoding_8b10b.hpp"
+#include "fcal/phy/ordered_set.hpp"
 
 using namespace fcal::phy;
 

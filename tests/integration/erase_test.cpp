@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/sim_config.hpp"
-#include "sim/storage_system.hpp"
+#include "fcal/sim/sim_config.hpp"
+#include "fcal/sim/storage_system.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;

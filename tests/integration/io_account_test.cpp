@@ -3,7 +3,7 @@
 // failed I/Os, and it notices a request the layer below holds that the workload never issued.
 #include <catch2/catch.hpp>
 
-#include "sim/storage_system.hpp"
+#include "fcal/sim/storage_system.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;

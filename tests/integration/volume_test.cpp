@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/parameter_table.hpp"
-#include "sim/sim_config.hpp"
-#include "sim/storage_system.hpp"
+#include "fcal/sim/parameter_table.hpp"
+#include "fcal/sim/sim_config.hpp"
+#include "fcal/sim/storage_system.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;

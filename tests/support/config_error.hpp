@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "sim/parameter_table.hpp"
+#include "fcal/sim/parameter_table.hpp"
 
 namespace fcal::test {
 

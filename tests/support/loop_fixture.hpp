@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "loop/loop.hpp"
+#include "fcal/loop/loop.hpp"
 
 namespace fcal::test {
 

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/parameter_table.hpp"
-#include "sim/sim_config.hpp"
+#include "fcal/sim/parameter_table.hpp"
+#include "fcal/sim/sim_config.hpp"
 
 namespace fcal::test {
 

@@ -12,9 +12,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
-#include "disk/disk.hpp"
-#include "disk/seek_curve.hpp"
-#include "disk/zoned_mechanism.hpp"
+#include "fcal/disk/disk.hpp"
+#include "fcal/disk/seek_curve.hpp"
+#include "fcal/disk/zoned_mechanism.hpp"
 #include "queueing.hpp"
 
 using namespace fcal;

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/sim_config.hpp"
-#include "sim/storage_system.hpp"
+#include "fcal/sim/sim_config.hpp"
+#include "fcal/sim/storage_system.hpp"
 #include "queueing.hpp"
 #include "sim_fixture.hpp"
 

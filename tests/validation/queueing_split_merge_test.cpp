@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "sim/sim_config.hpp"
-#include "sim/storage_system.hpp"
+#include "fcal/sim/sim_config.hpp"
+#include "fcal/sim/storage_system.hpp"
 #include "queueing.hpp"
 #include "sim_fixture.hpp"
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
-#include "controller/decode_layout.hpp"
-#include "controller/disk_loads.hpp"
+#include "fcal/controller/decode_layout.hpp"
+#include "fcal/controller/disk_loads.hpp"
 
 using namespace fcal::controller;
 

@@ -5,7 +5,7 @@
 #include <random>
 #include <set>
 
-#include "controller/decode_map.hpp"
+#include "fcal/controller/decode_map.hpp"
 
 using namespace fcal::controller;
 

@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "controller/decode_policy.hpp"
+#include "fcal/controller/decode_policy.hpp"
 
 using namespace fcal::controller;
 

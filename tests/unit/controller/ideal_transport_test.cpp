@@ -9,7 +9,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
-#include "controller/ideal_transport.hpp"
+#include "fcal/controller/ideal_transport.hpp"
 
 using namespace fcal;
 

@@ -2,7 +2,7 @@
 // controller: volumes and RAID").
 #include <catch2/catch.hpp>
 
-#include "controller/raid_layout.hpp"
+#include "fcal/controller/raid_layout.hpp"
 
 using namespace fcal::controller;
 

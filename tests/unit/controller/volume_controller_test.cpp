@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "controller/volume_controller.hpp"
+#include "fcal/controller/volume_controller.hpp"
 
 using namespace fcal;
 using controller::RaidLevel;

@@ -3,11 +3,13 @@
 // lock-step checker names the first decision on which two queues disagree.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <string>
 #include <vector>
 
-#include "cosim/lockstep_transmit_queue.hpp"
-#include "cosim/rtl_transmit_queue.hpp"
-#include "hba/command_first_queue.hpp"
+#include "fcal/cosim/lockstep_transmit_queue.hpp"
+#include "fcal/cosim/rtl_transmit_queue.hpp"
+#include "fcal/hba/command_first_queue.hpp"
 
 using namespace fcal;
 using hba::CommandFifo;
@@ -132,6 +134,10 @@ TEST_CASE("the lock-step checker stops at the first disagreement and reports it"
     REQUIRE_FALSE(report.empty());
     INFO(report);
     CHECK(report.find("lock-step divergence at") != std::string::npos);
+    // Where to look in the RTL's VCD: the three pushes, all at time 0, took the edges 0, 1 and 2; the
+    // state after the last is drawn from that edge, and last at its falling edge, 2.5 periods.
+    const long long falling_ps = std::llround(2.5 * 1e6 / 212.5);
+    CHECK(report.find("RTL cycle 3, RTL VCD time " + std::to_string(falling_ps) + " ps") != std::string::npos);
     CHECK(report.find("head") != std::string::npos);
     CHECK(report.find("reference: frame #1 (data for 0xE8") != std::string::npos);
     CHECK(report.find("rtl:       frame #3 (command for 0xE2") != std::string::npos);

@@ -10,7 +10,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
-#include "disk/disk.hpp"
+#include "fcal/disk/disk.hpp"
 
 using namespace fcal;
 using sc_core::SC_MS;

@@ -12,8 +12,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
-#include "disk/disk.hpp"
-#include "disk/zone_geometry.hpp"
+#include "fcal/disk/disk.hpp"
+#include "fcal/disk/zone_geometry.hpp"
 
 using namespace fcal;
 using sc_core::SC_MS;

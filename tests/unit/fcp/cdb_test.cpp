@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "fcp/cdb.hpp"
+#include "fcal/fcp/cdb.hpp"
 
 using namespace fcal::fcp;
 

@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-#include "fcp/exchange.hpp"
+#include "fcal/fcp/exchange.hpp"
 
 using namespace fcal;
 using namespace fcal::fcp;

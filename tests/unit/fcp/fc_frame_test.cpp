@@ -2,9 +2,9 @@
 // Expected values are worked out from FC-FS/FCP field layouts here, not taken from the code.
 #include <catch2/catch.hpp>
 
-#include "fcp/exchange.hpp"
-#include "fcp/fc_frame.hpp"
-#include "fcp/information_unit_sizes.hpp"
+#include "fcal/fcp/exchange.hpp"
+#include "fcal/fcp/fc_frame.hpp"
+#include "fcal/fcp/information_unit_sizes.hpp"
 
 using namespace fcal;
 using namespace fcal::fcp;

@@ -5,8 +5,8 @@
 #include <set>
 #include <sstream>
 
-#include "fcp/fc_frame.hpp"
-#include "hba/command_first_queue.hpp"
+#include "fcal/fcp/fc_frame.hpp"
+#include "fcal/hba/command_first_queue.hpp"
 #include "loop_fixture.hpp"
 
 using namespace fcal;

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "hba/exchange_timers.hpp"
+#include "fcal/hba/exchange_timers.hpp"
 
 using namespace fcal;
 using sc_core::SC_MS;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fake_hba.hpp"
-#include "host/device_driver.hpp"
+#include "fcal/host/device_driver.hpp"
 
 using namespace fcal;
 using sc_core::SC_MS;

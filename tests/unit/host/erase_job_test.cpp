@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "fake_hba.hpp"
-#include "host/device_driver.hpp"
-#include "host/erase_job.hpp"
+#include "fcal/host/device_driver.hpp"
+#include "fcal/host/erase_job.hpp"
 
 using namespace fcal;
 using sc_core::SC_MS;

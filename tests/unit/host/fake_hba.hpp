@@ -6,7 +6,7 @@
 #include <systemc>
 #include <vector>
 
-#include "hba/io_request.hpp"
+#include "fcal/hba/io_request.hpp"
 
 namespace fcal::test {
 

@@ -6,7 +6,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
-#include "host/host_memory.hpp"
+#include "fcal/host/host_memory.hpp"
 
 using namespace fcal;
 using sc_core::sc_time;

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "fake_hba.hpp"
-#include "host/closed_workload.hpp"
-#include "host/device_driver.hpp"
-#include "host/open_workload.hpp"
-#include "host/split_mix64.hpp"
+#include "fcal/host/closed_workload.hpp"
+#include "fcal/host/device_driver.hpp"
+#include "fcal/host/open_workload.hpp"
+#include "fcal/host/split_mix64.hpp"
 
 using namespace fcal;
 using sc_core::SC_MS;

@@ -14,8 +14,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "loop/lpsm.hpp"
-#include "loop/output_log.hpp"
+#include "fcal/loop/lpsm.hpp"
+#include "fcal/loop/output_log.hpp"
 #include "loop_fixture.hpp"
 
 using namespace fcal;

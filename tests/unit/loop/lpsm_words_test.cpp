@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "loop/lpsm.hpp"
+#include "fcal/loop/lpsm.hpp"
 
 using namespace fcal;
 using loop::LpsmState;

@@ -2,7 +2,7 @@
 // told only when a push can change its next decision, the producer is told when a pop frees a slot.
 #include <catch2/catch.hpp>
 
-#include "loop/transmit_queue.hpp"
+#include "fcal/loop/transmit_queue.hpp"
 
 using namespace fcal;
 

@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "phy/al_pa.hpp"
-#include "phy/encoding_8b10b.hpp"
+#include "fcal/phy/al_pa.hpp"
+#include "fcal/phy/encoding_8b10b.hpp"
 
 using namespace fcal::phy;
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "phy/encoding_8b10b.hpp"
+#include "fcal/phy/encoding_8b10b.hpp"
 
 using namespace fcal::phy;
 

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "phy/link_timing.hpp"
+#include "fcal/phy/link_timing.hpp"
 
 using namespace fcal::phy;
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "phy/link_timing.hpp"
+#include "fcal/phy/link_timing.hpp"
 
 using namespace fcal::phy;
 using sc_core::sc_time;

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "fcp/exchange.hpp"
-#include "sim/config_limits.hpp"
-#include "sim/sim_config.hpp"
+#include "fcal/fcp/exchange.hpp"
+#include "fcal/sim/config_limits.hpp"
+#include "fcal/sim/sim_config.hpp"
 #include "config_error.hpp"
 
 using namespace fcal::sim;

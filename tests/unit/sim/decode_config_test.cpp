@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "config_error.hpp"
-#include "sim/sim_config.hpp"
+#include "fcal/sim/sim_config.hpp"
 
 using namespace fcal::sim;
 using fcal::test::contains;

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <vector>
 
-#include "host/split_mix64.hpp"
-#include "sim/log_histogram.hpp"
-#include "sim/statistics.hpp"
+#include "fcal/host/split_mix64.hpp"
+#include "fcal/sim/log_histogram.hpp"
+#include "fcal/sim/statistics.hpp"
 
 using fcal::sim::LogHistogram;
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "sim/parameter_table.hpp"
+#include "fcal/sim/parameter_table.hpp"
 #include "config_error.hpp"
 
 using namespace fcal::sim;

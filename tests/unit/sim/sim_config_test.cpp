@@ -2,7 +2,7 @@
 // out from the specification's list, not read back from the table.
 #include <catch2/catch.hpp>
 
-#include "sim/sim_config.hpp"
+#include "fcal/sim/sim_config.hpp"
 
 using namespace fcal::sim;
 using fcal::hba::CommandFifo;

@@ -1,0 +1,87 @@
+#include "fcal/fcp/fc_frame.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace fcal::fcp {
+
+const char* to_string(InformationUnit iu)
+{
+    switch (iu) {
+    case InformationUnit::Command: return "FCP_CMND";
+    case InformationUnit::XferRdy: return "FCP_XFER_RDY";
+    case InformationUnit::Data: return "FCP_DATA";
+    case InformationUnit::Response: return "FCP_RSP";
+    case InformationUnit::Abts: return "ABTS";
+    case InformationUnit::BaAcc: return "BA_ACC";
+    }
+    throw std::logic_error("unknown information unit");
+}
+
+const char* to_string(DataDirection d)
+{
+    switch (d) {
+    case DataDirection::Read: return "read";
+    case DataDirection::Write: return "write";
+    }
+    throw std::logic_error("unknown data direction");
+}
+
+phy::AlPa al_pa_of_address(std::uint32_t address, const char* what)
+{
+    if (address > 0xFF)
+        throw std::invalid_argument(std::string(what) + ": " + std::to_string(address) +
+                                    " is not a private-loop address (domain and area must be 0)");
+    return phy::require_valid_al_pa(address, what);
+}
+
+std::uint8_t FcFrame::r_ctl() const
+{
+    switch (iu) {
+    case InformationUnit::Command: return 0x06;
+    case InformationUnit::XferRdy: return 0x05;
+    case InformationUnit::Data: return 0x01;
+    case InformationUnit::Response: return 0x07;
+    case InformationUnit::Abts: return 0x81;
+    case InformationUnit::BaAcc: return 0x84;
+    }
+    throw std::logic_error("unknown information unit");
+}
+
+std::uint32_t FcFrame::f_ctl() const
+{
+    using namespace f_ctl_bit;
+    std::uint32_t bits = 0;
+    if (exchange_responder) bits |= kExchangeContext;
+    if (first_sequence) bits |= kFirstSequence;
+    if (last_sequence) bits |= kLastSequence;
+    if (end_sequence) bits |= kEndSequence;
+    if (sequence_initiative) bits |= kSequenceInitiative;
+    if (iu == InformationUnit::Data) bits |= kRelativeOffsetPresent;
+    bits |= (4 - payload_bytes % 4) % 4;
+    return bits;
+}
+
+std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame)
+{
+    if (!frame) throw std::invalid_argument("make_loop_frame: no frame");
+    auto out = std::make_shared<loop::LoopFrame>();
+    out->source = al_pa_of_address(frame->s_id, "S_ID");
+    out->destination = al_pa_of_address(frame->d_id, "D_ID");
+    out->payload_bytes = frame->payload_bytes;
+    out->sof = frame->first_of_sequence() ? loop::Sof::I3 : loop::Sof::N3;
+    out->frame_class = frame->iu == InformationUnit::Command ? loop::FrameClass::Command
+                       : frame->iu == InformationUnit::Data  ? loop::FrameClass::Data
+                                                             : loop::FrameClass::Other;
+    out->content = std::move(frame);
+    return out;
+}
+
+const FcFrame& fc_frame_of(const loop::LoopFrame& frame)
+{
+    const auto* fc = dynamic_cast<const FcFrame*>(frame.content.get());
+    if (!fc) throw std::invalid_argument("loop frame does not carry an FC frame");
+    return *fc;
+}
+
+}  // namespace fcal::fcp

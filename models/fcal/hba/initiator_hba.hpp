@@ -1,0 +1,144 @@
+#pragma once
+// The storage controller's initiator HBA (docs/model.md, "The HBAs"): a main processor that executes each
+// command, an incoming-frame processor, one DMA engine to host memory (a TLM-2.0 initiator), and the
+// L_Port's transmit queue as its outgoing frame FIFO.
+//
+// Read:  cmd_exec -> DMA fetch of the I/O description (FCP_CMND payload) -> FCP_CMND queued;
+//        each FCP_DATA: frame_proc (buffer freed) -> DMA into host memory (scheduler overhead on
+//        the first frame of the exchange); FCP_RSP: frame_proc -> single frame transfer to host
+//        memory, after the exchange's data is in memory -> completion.
+// Write: as read up to FCP_CMND; each FCP_XFER_RDY: frame_proc -> XFER_RDY handling on the main
+//        processor -> DMA of the burst from host memory, one FCP_DATA queued as each frame's bytes
+//        arrive (scheduler overhead once per burst); FCP_RSP as for a read.
+// Recovery (docs/model.md, "Faults and recovery: FCP recovery"): an exchange not complete within
+// exchange_timeout is aborted: its pending work is dropped and an ABTS goes to the target. The BA_ACC,
+// or abts_timeout without one, closes it, and the driver hears io_aborted(); frames that arrive for
+// it in between (or, after giving up on BA_ACC, at any time) are dropped and counted (late_frames).
+#include <array>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "fcal/fcp/exchange.hpp"
+#include "fcal/hba/dma_engine.hpp"
+#include "fcal/hba/exchange_timers.hpp"
+#include "fcal/hba/hba_params.hpp"
+#include "fcal/hba/io_request.hpp"
+#include "fcal/hba/service_queue.hpp"
+#include "fcal/loop/lport.hpp"
+
+namespace fcal::hba {
+
+class InitiatorHba : public sc_core::sc_module, public HbaFrontEnd, public loop::PortUser {
+public:
+    tlm_utils::simple_initiator_socket<InitiatorHba> host_dma;
+
+    // `transmit_queue` is the outgoing frame FIFO (the Command-First reference model or the RTL);
+    // the HBA installs it in its port.
+    SC_HAS_PROCESS(InitiatorHba);
+    InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port,
+                 std::unique_ptr<loop::TransmitQueue> transmit_queue);
+
+    void set_completion(HbaCompletion* completion) { completion_ = completion; }
+    // Observation hooks for the statistics: an FCP_CMND went on the wire after waiting `wait` in the
+    // HBA (queued to SOF); data payload crossed the loop to or from this HBA.
+    std::function<void(const IoRequest&, const sc_core::sc_time& wait)> on_command_sent;
+    std::function<void(std::uint32_t bytes)> on_data;
+    // Every frame of an I/O's exchange that crossed the loop, sent or received: its words, SOF to EOF.
+    std::function<void(const IoRequest&, std::uint32_t words)> on_wire;
+
+    void submit(IoRequest* io) override;
+    void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
+    void frame_sent(const loop::LoopFrame& frame) override;
+
+    std::size_t outstanding() const { return exchanges_.size(); }
+    // Frames that found their FIFO full and waited in the HBA (back-pressure).
+    std::uint64_t frames_held() const { return frames_held_; }
+    // Commands the disks answered TASK SET FULL, each reissued once more.
+    std::uint64_t task_set_full_retries() const { return task_set_full_retries_; }
+    // Requests waiting now to be reissued.
+    std::size_t retries_waiting() const { return retries_.size(); }
+    // Recovery: ABTS sent (exchanges aborted), BA_ACC received, ABTS given up on (no BA_ACC within
+    // abts_timeout), frames dropped because their exchange was being or had been aborted.
+    std::uint64_t aborts() const { return aborts_; }
+    std::uint64_t ba_acc_received() const { return ba_acc_; }
+    std::uint64_t abts_timeouts() const { return abts_timeouts_; }
+    std::uint64_t late_frames() const { return late_frames_; }
+    // Frames dropped because an earlier frame of their exchange never came (see handle()).
+    std::uint64_t sequence_errors() const { return sequence_errors_; }
+    loop::LPort& port() { return port_; }
+    const ServiceQueue& processor() const { return cpu_; }
+    const DmaEngine& dma() const { return dma_; }
+
+private:
+    struct Active {
+        IoRequest* io = nullptr;
+        std::unique_ptr<fcp::Exchange> exchange;
+        std::uint64_t data_transfer = 0;  // DMA transfer of read data, once started
+        unsigned data_jobs_pending = 0;
+        bool response_waiting = false;    // FCP_RSP arrived before all data was in memory
+        sc_core::sc_time cmnd_queued;
+        std::uint64_t serial = 0;          // this HBA's number for the exchange, never reused
+        ExchangeTimers::Handle timer;      // exchange_timeout, then abts_timeout once aborting
+        bool aborting = false;             // ABTS sent, waiting for BA_ACC
+        std::string reason;                // why it was aborted
+        bool broken = false;               // a frame of it went missing: the rest is dropped
+        std::vector<std::uint64_t> transfers;  // its DMA transfers, dropped on abort
+    };
+    // Work scheduled for an exchange names it by OX_ID and serial: when it comes due, the exchange may
+    // have been aborted (nullptr) and its OX_ID even reused.
+    Active* live(std::uint16_t ox_id, std::uint64_t serial);
+    std::uint64_t new_transfer(Active& a);
+    void send_command(std::uint16_t ox_id, std::uint64_t serial);
+    void transmit(std::shared_ptr<const loop::LoopFrame> frame);
+    void push_held();
+    void handle(const fcp::FcFrame& frame);
+    void deliver_response(std::uint16_t ox_id);
+    void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped
+    void timer_expired(std::uint64_t key);
+    void abort(std::uint16_t ox_id);
+    void abort_accepted(const fcp::FcFrame& ba_acc);
+    void give_up(std::uint16_t ox_id, std::string reason);  // by value: the exchange holding it is erased
+    void retry_due();  // SC_METHOD on retry_event_
+    std::uint16_t next_ox_id();
+    Active& active(std::uint16_t ox_id);
+
+    HbaParams params_;
+    loop::LPort& port_;
+    ServiceQueue cpu_;
+    ServiceQueue frame_proc_;
+    DmaEngine dma_;
+    HbaCompletion* completion_ = nullptr;
+    std::map<std::uint16_t, Active> exchanges_;
+    std::uint16_t last_ox_id_ = 0;
+    // Frames built while their FIFO was full, per class in the order built, numbered across
+    // classes. When a slot frees, the oldest held frame whose FIFO has room goes in; with the
+    // reorder policy (one FIFO, commands first) a held command goes before held data.
+    struct Held {
+        std::uint64_t number;
+        std::shared_ptr<const loop::LoopFrame> frame;
+    };
+    std::array<std::deque<Held>, 3> held_;  // by loop::FrameClass
+    std::uint64_t held_numbers_ = 0;
+    std::uint64_t frames_held_ = 0;
+    // Requests refused with TASK SET FULL, in the order they are due (the delay is one constant).
+    std::deque<std::pair<sc_core::sc_time, IoRequest*>> retries_;
+    sc_core::sc_event retry_event_;
+    std::uint64_t task_set_full_retries_ = 0;
+    // Recovery.
+    ExchangeTimers timers_;
+    std::uint64_t last_serial_ = 0;
+    // OX_IDs given up on without a BA_ACC: the target may still send frames for them, so they are
+    // not reused (the oldest are released beyond kQuarantinedIds).
+    std::set<std::uint16_t> quarantined_;
+    std::deque<std::uint16_t> quarantine_order_;
+    std::uint64_t aborts_ = 0, ba_acc_ = 0, abts_timeouts_ = 0, late_frames_ = 0, sequence_errors_ = 0;
+};
+
+}  // namespace fcal::hba

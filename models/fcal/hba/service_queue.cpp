@@ -1,0 +1,34 @@
+#include "fcal/hba/service_queue.hpp"
+
+namespace fcal::hba {
+
+ServiceQueue::ServiceQueue(sc_core::sc_module_name name) : sc_module(name)
+{
+    SC_METHOD(step);
+    sensitive << done_;
+    dont_initialize();
+}
+
+void ServiceQueue::run(const sc_core::sc_time& duration, std::function<void()> then)
+{
+    jobs_.push_back({duration, std::move(then)});
+    if (!busy_) start_next();
+}
+
+void ServiceQueue::start_next()
+{
+    busy_ = true;
+    busy_s_ += jobs_.front().duration.to_seconds();
+    done_.notify(jobs_.front().duration);
+}
+
+void ServiceQueue::step()
+{
+    Job job = std::move(jobs_.front());
+    jobs_.pop_front();
+    busy_ = false;
+    if (!jobs_.empty()) start_next();
+    job.then();  // may queue more work; the next job is already running
+}
+
+}  // namespace fcal::hba

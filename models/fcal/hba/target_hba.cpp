@@ -1,0 +1,277 @@
+#include "fcal/hba/target_hba.hpp"
+
+#include "fcal/fcp/basic_link_service.hpp"
+#include "fcal/hba/exchange_lookup.hpp"
+
+namespace fcal::hba {
+
+TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
+    : sc_module(name), disk("disk"), params_(params), port_(port), cpu_("processor"), frame_proc_("frame_proc"),
+      dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); }),
+      timers_("timers", [this](std::uint64_t key) { data_timeout(key); })
+{
+    port_.set_user(this);
+}
+
+TargetHba::Active& TargetHba::active(std::uint16_t rx_id) { return open_exchange(exchanges_, rx_id, *this, "RX_ID"); }
+
+TargetHba::Active* TargetHba::live(std::uint16_t rx_id, std::uint64_t serial)
+{
+    auto it = exchanges_.find(rx_id);
+    return it == exchanges_.end() || it->second.serial != serial ? nullptr : &it->second;
+}
+
+std::uint64_t TargetHba::new_transfer(Active& a)
+{
+    a.transfers.push_back(dma_.new_transfer());
+    return a.transfers.back();
+}
+
+void TargetHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
+{
+    frame_proc_.run(params_.frame_proc, [this, frame] {
+        port_.release_buffer();
+        handle(fcp::fc_frame_of(*frame));
+    });
+}
+
+void TargetHba::handle(const fcp::FcFrame& f)
+{
+    if (f.iu == fcp::InformationUnit::Command) {
+        do {
+            last_rx_id_ = static_cast<std::uint16_t>(last_rx_id_ + 1);
+        } while (last_rx_id_ == fcp::kUnassignedId || exchanges_.count(last_rx_id_));
+        const std::uint16_t rx_id = last_rx_id_;
+        aborted_.erase(rx_id);
+        Active a;
+        a.exchange = std::make_unique<fcp::Exchange>(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes, params_.block_bytes));
+        a.serial = ++last_serial_;
+        a.timer = timers_.none();
+        const std::uint64_t serial = a.serial;
+        Active& x = exchanges_.emplace(rx_id, std::move(a)).first->second;
+        // The command reaches the disk controller as a single frame transfer, then executes.
+        DmaJob deliver;
+        deliver.transfer = new_transfer(x);
+        deliver.fixed = params_.single_frame_transfer;
+        deliver.done = [this, rx_id, serial] {
+            cpu_.run(params_.cmd_exec, [this, rx_id, serial] {
+                if (live(rx_id, serial)) start_command(rx_id);
+            });
+        };
+        dma_.request(std::move(deliver));
+        return;
+    }
+    if (f.iu == fcp::InformationUnit::Abts) {
+        abort_exchange(f);
+        return;
+    }
+    if (f.iu != fcp::InformationUnit::Data) {
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the target received an FCP_XFER_RDY, FCP_RSP or BA_ACC").c_str());
+        return;
+    }
+    const std::uint16_t rx_id = f.rx_id;
+    if (!exchanges_.count(rx_id) && aborted_.count(rx_id)) {
+        ++late_frames_;
+        return;
+    }
+    Active& a = active(rx_id);
+    // A data frame went missing before this one: the burst cannot complete, the rest is dropped and
+    // the initiator's timer ends the exchange (ABTS).
+    if (a.broken || f.relative_offset != a.exchange->bytes_moved()) {
+        a.broken = true;
+        ++sequence_errors_;
+        return;
+    }
+    const std::uint64_t serial = a.serial;
+    a.exchange->receive(f);
+    DmaJob job;
+    job.first_of_transfer = a.burst_transfer == 0;
+    if (a.burst_transfer == 0) a.burst_transfer = new_transfer(a);
+    job.transfer = a.burst_transfer;
+    job.bytes = f.payload_bytes;
+    job.command = tlm::TLM_WRITE_COMMAND;
+    job.address = fcal::disk::buffer_address(rx_id, f.relative_offset);
+    const bool burst_done = f.relative_offset + f.payload_bytes == a.burst_end;
+    job.done = [this, rx_id, serial, burst_done] {
+        Active* x = live(rx_id, serial);
+        if (!burst_done || !x) return;
+        x->burst_transfer = 0;
+        timers_.cancel(x->timer);
+        x->timer = timers_.none();
+        if (x->exchange->bytes_remaining_to_request() > 0)
+            send_xfer_rdy(rx_id);
+        else
+            disk_command(rx_id, fcal::disk::CommandKind::WriteDataIn);  // all data is in the buffer
+    };
+    dma_.request(std::move(job));
+}
+
+void TargetHba::start_command(std::uint16_t rx_id)
+{
+    // The disk takes the task into its task set now, or refuses it (TASK SET FULL).
+    if (!disk_command(rx_id, fcal::disk::CommandKind::New)) {
+        refuse(rx_id);
+        return;
+    }
+    Active& a = active(rx_id);
+    a.at_disk = true;
+    if (a.exchange->spec().direction == fcp::DataDirection::Write) send_xfer_rdy(rx_id);
+}
+
+// One command-phase transaction of the disk's protocol (disk/disk_command.hpp); false when the disk
+// answered TASK SET FULL.
+bool TargetHba::disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind)
+{
+    const fcp::ExchangeSpec& spec = active(rx_id).exchange->spec();
+    fcal::disk::DiskCommand cmd;
+    cmd.kind = kind;
+    cmd.read = spec.direction == fcp::DataDirection::Read;
+    cmd.bytes = spec.size_bytes;
+    cmd.lba = spec.lba;
+    cmd.same_blocks = spec.write_same_blocks;
+    cmd.tag = rx_id;
+    cmd.done = this;
+    tlm::tlm_generic_payload gp;
+    fcal::disk::prepare_command(gp, cmd);
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    disk->b_transport(gp, t);
+    gp.clear_extension(&cmd);
+    if (!gp.is_response_ok())
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the disk refused a command: " + gp.get_response_string()).c_str());
+    return cmd.status == fcal::disk::CommandStatus::Accepted;
+}
+
+void TargetHba::refuse(std::uint16_t rx_id)
+{
+    ++task_set_full_;
+    const std::uint64_t serial = active(rx_id).serial;
+    cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id, serial] {
+        Active* a = live(rx_id, serial);
+        if (!a) return;
+        port_.queue_frame(a->exchange->make_response(fcp::ScsiStatus::TaskSetFull));
+        exchanges_.erase(rx_id);
+    });
+}
+
+void TargetHba::read_data(std::uint64_t tag, std::uint32_t bytes)
+{
+    // Whole frames only: the rest follows with the next announcement.
+    const std::uint32_t upto = bytes / params_.max_payload * params_.max_payload;
+    send_read_data(static_cast<std::uint16_t>(tag), upto);
+}
+
+void TargetHba::disk_ready(std::uint64_t tag)
+{
+    const auto rx_id = static_cast<std::uint16_t>(tag);
+    // A write-back completion the disk had already scheduled when the exchange was aborted.
+    if (!exchanges_.count(rx_id) && aborted_.count(rx_id)) return;
+    Active& a = active(rx_id);
+    const std::uint64_t serial = a.serial;
+    if (a.exchange->spec().direction == fcp::DataDirection::Read)
+        send_read_data(rx_id, a.exchange->spec().size_bytes);
+    else
+        cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id, serial] {
+            if (live(rx_id, serial)) send_response(rx_id);
+        });
+}
+
+// DMA the read data from a.read_queued up to `upto` out of the disk's buffer as one transfer; the
+// FCP_RSP follows the frame that ends the read.
+void TargetHba::send_read_data(std::uint16_t rx_id, std::uint32_t upto)
+{
+    Active& a = active(rx_id);
+    if (upto <= a.read_queued) return;
+    const std::uint64_t serial = a.serial;
+    const std::uint64_t transfer = new_transfer(a);
+    std::uint32_t offset = a.read_queued;
+    const std::uint32_t size = a.exchange->spec().size_bytes;
+    bool first = true;
+    while (offset < upto) {
+        const std::uint32_t bytes = std::min(params_.max_payload, size - offset);
+        DmaJob job;
+        job.transfer = transfer;
+        job.first_of_transfer = first;
+        first = false;
+        job.bytes = bytes;
+        job.command = tlm::TLM_READ_COMMAND;
+        job.address = fcal::disk::buffer_address(rx_id, offset);
+        offset += bytes;
+        const bool last = offset == size;
+        job.done = [this, rx_id, serial, last] {
+            Active* x = live(rx_id, serial);
+            if (!x) return;
+            port_.queue_frame(x->exchange->next_read_data_frame());
+            if (last)
+                cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id, serial] {
+                    if (live(rx_id, serial)) send_response(rx_id);
+                });
+        };
+        dma_.request(std::move(job));
+    }
+    a.read_queued = offset;
+}
+
+void TargetHba::send_xfer_rdy(std::uint16_t rx_id)
+{
+    const std::uint64_t serial = active(rx_id).serial;
+    cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id, serial] {
+        Active* a = live(rx_id, serial);
+        if (!a) return;
+        auto frame = a->exchange->make_xfer_rdy();
+        const fcp::FcFrame& x = fcp::fc_frame_of(*frame);
+        a->burst_end = x.xfer_rdy.relative_offset + x.xfer_rdy.burst_length;
+        // The burst must come within data_timeout, or the exchange is dropped (its disk slot freed).
+        a->timer = timers_.start(params_.data_timeout, std::uint64_t{serial} << 16 | rx_id);
+        port_.queue_frame(frame);
+    });
+}
+
+void TargetHba::send_response(std::uint16_t rx_id)
+{
+    timers_.cancel(active(rx_id).timer);
+    port_.queue_frame(active(rx_id).exchange->make_response());
+    exchanges_.erase(rx_id);
+}
+
+// ABTS: whatever the exchange is doing stops — its DMA and pending steps are dropped, and the disk
+// drops the command wherever it is (queued, in service, waiting for write data, data in its buffer),
+// freeing its slot — and BA_ACC answers. An ABTS for an exchange the target does not know (its
+// FCP_CMND was lost, or it has already sent its FCP_RSP) is answered BA_ACC all the same: either way
+// the target holds nothing of it afterwards.
+void TargetHba::abort_exchange(const fcp::FcFrame& abts)
+{
+    ++aborts_received_;
+    for (auto& [rx_id, a] : exchanges_) {
+        const fcp::ExchangeSpec& spec = a.exchange->spec();
+        if (spec.ox_id == abts.ox_id && fcp::private_loop_address(spec.initiator) == abts.s_id) {
+            drop(rx_id);
+            break;
+        }
+    }
+    const auto ba_acc = fcp::make_ba_acc(abts);
+    cpu_.run(params_.xfer_rdy_or_rsp, [this, ba_acc] { port_.queue_frame(ba_acc); });
+}
+
+// The exchange stops here: its DMA transfers and pending steps are dropped, the disk drops its
+// command, and frames that still come for it are counted as late.
+void TargetHba::drop(std::uint16_t rx_id)
+{
+    Active& a = active(rx_id);
+    timers_.cancel(a.timer);
+    for (std::uint64_t t : a.transfers) dma_.cancel_transfer(t);
+    if (a.at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
+    exchanges_.erase(rx_id);
+    aborted_.insert(rx_id);
+}
+
+// A write burst did not come in time (its FCP_XFER_RDY or data were lost, and so was the ABTS, or
+// the initiator gave up): the target drops the exchange on its own.
+void TargetHba::data_timeout(std::uint64_t key)
+{
+    const auto rx_id = static_cast<std::uint16_t>(key & 0xFFFF);
+    active(rx_id).timer = timers_.none();
+    ++data_timeouts_;
+    drop(rx_id);
+}
+
+}  // namespace fcal::hba

@@ -1,0 +1,100 @@
+#pragma once
+// A disk's target HBA (docs/model.md, "The HBAs"): the initiator's blocks in target mode, with a
+// TLM-2.0 initiator socket to the disk (commands and its buffer, see disk_command.hpp).
+//
+// FCP_CMND: frame_proc (buffer freed) -> single frame transfer to the disk controller -> cmd_exec.
+//   The command goes to the disk at once (read or write); if the disk answers TASK SET FULL, the
+//   HBA builds an FCP_RSP with that status and the exchange ends (nothing waits in the HBA).
+//   Read:  whenever the disk announces data in its buffer (read_data, or disk_ready for the rest),
+//          DMA those whole frames from the buffer as one transfer (scheduler overhead once), one
+//          FCP_DATA queued as each frame's bytes arrive; after the last, build FCP_RSP.
+//   Write: build FCP_XFER_RDY for the first burst; each FCP_DATA: frame_proc -> DMA into the disk
+//          buffer (overhead once per burst); burst complete -> next FCP_XFER_RDY, or, when all data
+//          is in, tell the disk (WriteDataIn); when the disk reports it done, build FCP_RSP.
+// Building an FCP_XFER_RDY or FCP_RSP takes rsp_gen on the main processor.
+// ABTS (docs/model.md, "Faults and recovery: FCP recovery"): the exchange is dropped wherever it is,
+//   the disk told to drop its command (kind Abort), and BA_ACC built (rsp_gen) and sent. A write whose
+//   burst has not all come within data_timeout of its FCP_XFER_RDY is dropped the same way, unasked.
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "fcal/fcp/exchange.hpp"
+#include "fcal/disk/disk_command.hpp"
+#include "fcal/hba/dma_engine.hpp"
+#include "fcal/hba/exchange_timers.hpp"
+#include "fcal/hba/hba_params.hpp"
+#include "fcal/hba/service_queue.hpp"
+#include "fcal/loop/lport.hpp"
+
+namespace fcal::hba {
+
+class TargetHba : public sc_core::sc_module, public loop::PortUser, public fcal::disk::DiskReady {
+public:
+    tlm_utils::simple_initiator_socket<TargetHba> disk;
+
+    TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port);
+
+    void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
+    bool wants_frame_sent() const override { return false; }  // the loop port may send frames back to back
+    void disk_ready(std::uint64_t tag) override;
+    void read_data(std::uint64_t tag, std::uint32_t bytes) override;
+
+    std::size_t open_exchanges() const { return exchanges_.size(); }
+    // Commands answered TASK SET FULL because the disk had no free queue slot.
+    std::uint64_t task_set_full() const { return task_set_full_; }
+    // Recovery: ABTS received (each answered BA_ACC); frames dropped because their exchange had been
+    // aborted.
+    std::uint64_t aborts_received() const { return aborts_received_; }
+    std::uint64_t late_frames() const { return late_frames_; }
+    // Writes dropped because a burst's data did not come within data_timeout.
+    std::uint64_t data_timeouts() const { return data_timeouts_; }
+    // Write data frames dropped because an earlier one of their exchange never came.
+    std::uint64_t sequence_errors() const { return sequence_errors_; }
+    loop::LPort& port() { return port_; }
+
+private:
+    struct Active {
+        std::unique_ptr<fcp::Exchange> exchange;
+        std::uint64_t burst_transfer = 0;
+        std::uint32_t burst_end = 0;  // write: offset the current burst ends at
+        std::uint32_t read_queued = 0;  // read: bytes handed to the DMA engine
+        std::uint64_t serial = 0;       // this HBA's number for the exchange, never reused
+        bool at_disk = false;           // the disk accepted its command
+        bool broken = false;            // a write data frame went missing: the rest is dropped
+        std::vector<std::uint64_t> transfers;  // its DMA transfers, dropped on abort
+        ExchangeTimers::Handle timer;   // write: waiting for a burst's data (data_timeout)
+    };
+    // Work scheduled for an exchange names it by RX_ID and serial: when it comes due, the exchange
+    // may have been aborted (nullptr) and its RX_ID even reused.
+    Active* live(std::uint16_t rx_id, std::uint64_t serial);
+    std::uint64_t new_transfer(Active& a);
+    void abort_exchange(const fcp::FcFrame& abts);
+    void drop(std::uint16_t rx_id);
+    void data_timeout(std::uint64_t key);
+    void handle(const fcp::FcFrame& frame);
+    void start_command(std::uint16_t rx_id);
+    bool disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind);
+    void send_read_data(std::uint16_t rx_id, std::uint32_t upto);
+    void refuse(std::uint16_t rx_id);
+    void send_xfer_rdy(std::uint16_t rx_id);
+    void send_response(std::uint16_t rx_id);
+    Active& active(std::uint16_t rx_id);
+
+    HbaParams params_;
+    loop::LPort& port_;
+    ServiceQueue cpu_;
+    ServiceQueue frame_proc_;
+    DmaEngine dma_;
+    std::map<std::uint16_t, Active> exchanges_;  // by RX_ID
+    std::uint64_t task_set_full_ = 0;
+    std::uint16_t last_rx_id_ = 0;
+    std::uint64_t last_serial_ = 0;
+    std::set<std::uint16_t> aborted_;  // RX_IDs aborted and not yet reused
+    std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0, data_timeouts_ = 0;
+    ExchangeTimers timers_;
+};
+
+}  // namespace fcal::hba

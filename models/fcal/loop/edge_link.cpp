@@ -1,0 +1,89 @@
+#include "fcal/loop/edge_link.hpp"
+
+namespace fcal::loop {
+
+using sc_core::sc_time;
+
+void EdgeLink::push_back(Change c)
+{
+    if (size_ == ring_.size()) {
+        std::vector<Change> bigger(2 * ring_.size());
+        for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move(at(i));
+        ring_ = std::move(bigger);
+        head_ = 0;
+    }
+    ring_[(head_ + size_) & (ring_.size() - 1)] = std::move(c);
+    ++size_;
+}
+
+EdgeLink::Change* EdgeLink::same_instant(const sc_time& at)
+{
+    if (empty() || back().at != at || back().passed_through) return nullptr;
+    return &back();
+}
+
+bool EdgeLink::hold(const sc_time& at, const Word& word, bool waits)
+{
+    push_back({at, word, false, true, false, Word{}, waits});
+    ++to_process_;
+    return !waits && ++at_arrival_ == 1;
+}
+
+void EdgeLink::stop_waiting(Change& c)
+{
+    if (!c.waits) return;
+    c.waits = false;
+    ++at_arrival_;
+}
+
+std::optional<sc_time> EdgeLink::next_to_process() const
+{
+    if (at_arrival_ == 0) return std::nullopt;
+    for (std::size_t i = 0; i < size_; ++i)
+        if (!at(i).passed_through && !at(i).waits) return at(i).at;
+    return std::nullopt;
+}
+
+std::optional<sc_time> EdgeLink::first_waiting() const
+{
+    if (to_process_ == at_arrival_) return std::nullopt;
+    for (std::size_t i = 0; i < size_; ++i)
+        if (at(i).waits && at(i).word.kind != WordKind::Frame) return at(i).at;
+    return std::nullopt;
+}
+
+std::optional<sc_time> EdgeLink::last_waiting() const
+{
+    if (to_process_ == at_arrival_) return std::nullopt;
+    for (std::size_t i = size_; i-- > 0;)
+        if (at(i).waits && at(i).word.kind != WordKind::Frame) return at(i).at;
+    return std::nullopt;
+}
+
+bool EdgeLink::recall_after(const sc_time& now)
+{
+    bool recalled = false;
+    for (std::size_t i = 0; i < size_; ++i)
+        if (Change& c = at(i); c.passed_through && c.at > now) {
+            c.passed_through = false;
+            ++to_process_;
+            ++at_arrival_;
+            recalled = true;
+        }
+    return recalled;
+}
+
+bool EdgeLink::truncate_after(const sc_time& cutoff)
+{
+    bool passed_on = false;
+    while (!empty() && back().at > cutoff) {
+        if (back().passed_through)
+            passed_on = true;
+        else
+            forget_to_process(back());
+        pop_back();
+    }
+    return passed_on;
+}
+
+}  // namespace fcal::loop

@@ -1,0 +1,122 @@
+#include "fcal/loop/loop.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace fcal::loop {
+
+namespace {
+
+// One line whatever the parts were, so the CLI's error output stays one line per problem.
+std::string one_line(std::string text)
+{
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    std::replace(text.begin(), text.end(), '\r', ' ');
+    return text;
+}
+
+std::string node_label(std::size_t i, const LoopNode& n)
+{
+    return "node " + std::to_string(i) + (n.port.name.empty() ? "" : " (" + n.port.name + ")");
+}
+
+}  // namespace
+
+ConfigError::ConfigError(const std::string& message) : std::runtime_error(one_line(message)) {}
+
+Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
+    : sc_module(name), timing_(config.rate, config.propagation_ns_per_m, config.baud)
+{
+    const std::size_t n = config.nodes.size();
+    if (n == 0) throw ConfigError("loop: no nodes");
+    if (config.port_delay_words < 1) throw ConfigError("loop.port_delay_words: must be at least 1");
+    if (config.hop_m.size() != 1 && config.hop_m.size() != n)
+        throw ConfigError("loop.hop_m: give one length for every hop or " + std::to_string(n) + " lengths");
+    for (double m : config.hop_m)
+        if (!(m >= 0.0)) throw ConfigError("loop.hop_m: a cable length is negative");
+    auto hop = [&](std::size_t i) { return timing_.cable(config.hop_m.size() == 1 ? config.hop_m[0] : config.hop_m[i]); };
+    const sc_core::sc_time repeat = timing_.words(config.port_delay_words);
+
+    std::map<phy::AlPa, std::size_t> seen;
+    std::vector<std::size_t> active;  // node index of each port
+    for (std::size_t i = 0; i < n; ++i) {
+        const LoopNode& node = config.nodes[i];
+        if (node.passive) continue;
+        PortConfig pc = node.port;
+        try {
+            pc.al_pa = node.loop_id ? phy::al_pa_of_loop_id(*node.loop_id) : phy::require_valid_al_pa(pc.al_pa, node_label(i, node));
+        } catch (const std::exception& e) {
+            throw ConfigError(node.loop_id ? node_label(i, node) + ": loop_ID " + std::to_string(*node.loop_id) + " is out of range 0..126" : e.what());
+        }
+        if (auto it = seen.find(pc.al_pa); it != seen.end())
+            throw ConfigError(node_label(i, node) + ": AL_PA " + phy::al_pa_hex(pc.al_pa) + " is already used by " +
+                              node_label(it->second, config.nodes[it->second]));
+        seen[pc.al_pa] = i;
+        if (pc.incoming_buffers < 1) throw ConfigError(node_label(i, node) + ": needs at least one incoming buffer");
+        if (pc.login_bb_credit > pc.incoming_buffers)
+            throw ConfigError(node_label(i, node) + ": Login_BB_Credit exceeds its incoming buffers");
+        if (pc.name.empty()) pc.name = "port_" + phy::al_pa_hex(pc.al_pa).substr(2);
+        ports_.push_back(std::make_unique<LPort>(pc.name.c_str(), pc, timing_, *this));
+        active.push_back(i);
+    }
+
+    round_trip_ = sc_core::SC_ZERO_TIME;
+    for (std::size_t i = 0; i < n; ++i) round_trip_ += hop(i) + repeat;
+
+    // Hop delay from an active port to the output stage of the next active one: every cable on the
+    // way plus the repeat delay of every node after the sender, the receiver included.
+    for (std::size_t k = 0; k < active.size(); ++k) {
+        const std::size_t from = active[k];
+        const std::size_t to = active[(k + 1) % active.size()];
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        std::size_t i = from;
+        do {
+            delay += hop(i) + repeat;
+            i = (i + 1) % n;
+        } while (i != to);
+        ports_[k]->connect(*ports_[(k + 1) % ports_.size()], delay);
+    }
+
+    node_count_ = n;
+    for (const auto& [al_pa, i] : seen) node_of_[al_pa] = i;
+    if (!(config.ber >= 0.0 && config.ber < 1.0)) throw ConfigError("loop.ber: must be at least 0 and below 1");
+    if (!(config.al_time_s > 0.0)) throw ConfigError("loop.al_time_us: must be positive");
+    const sc_core::sc_time al_time(config.al_time_s, sc_core::SC_SEC);
+    // FC-AL's AL_TIME is twice the worst round trip: a shorter one would time out circuits that
+    // merely wait for a word to come round.
+    if (config.ber > 0.0 && al_time <= 2 * round_trip_)
+        throw ConfigError("loop.al_time_us: " + std::to_string(config.al_time_s * 1e6) + " us is not above twice the loop's round trip (" +
+                          std::to_string(2 * round_trip_.to_seconds() * 1e6) + " us); with loop.ber above 0 it must be");
+    for (auto& p : ports_) p->set_bit_errors(config.ber, config.error_seed, al_time);
+}
+
+unsigned Loop::links(phy::AlPa from, phy::AlPa to) const
+{
+    const auto f = node_of_.find(from), t = node_of_.find(to);
+    if (f == node_of_.end() || t == node_of_.end()) return 1;
+    const std::size_t d = (t->second + node_count_ - f->second) % node_count_;
+    return static_cast<unsigned>(d == 0 ? node_count_ : d);
+}
+
+LPort* Loop::find(phy::AlPa al_pa)
+{
+    for (auto& p : ports_)
+        if (p->al_pa() == al_pa) return p.get();
+    return nullptr;
+}
+
+unsigned Loop::login_bb_credit(phy::AlPa port) const
+{
+    for (const auto& p : ports_)
+        if (p->al_pa() == port) return p->config().login_bb_credit;
+    return 0;  // a port not on this loop cannot be opened; OPN(yy) gives no source
+}
+
+bool Loop::on_loop(phy::AlPa port) const
+{
+    for (const auto& p : ports_)
+        if (p->al_pa() == port) return true;
+    return false;
+}
+
+}  // namespace fcal::loop

@@ -1,0 +1,72 @@
+#pragma once
+// The loop topology: L_Ports in a unidirectional ring, joined by cables. Ports that only repeat
+// (passive nodes) are not simulated one by one: a repeater adds a fixed delay and never changes
+// what it forwards, so a chain of them is folded into the hop delay between two active ports. The
+// cost of a simulation is therefore independent of the number of passive ports.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fcal/loop/lport.hpp"
+#include "fcal/loop/port_config.hpp"
+#include "fcal/phy/link_timing.hpp"
+
+namespace fcal::loop {
+
+// A configuration mistake by the user, the project's one ConfigError: the loop throws it for a bad
+// topology, the simulator's parameter table (sim) for a bad key or value. what() is always a single
+// line naming the key, node or file; the CLI prints it and exits with code 2.
+class ConfigError : public std::runtime_error {
+public:
+    explicit ConfigError(const std::string& message);
+};
+
+struct LoopNode {
+    bool passive = false;            // only repeats; needs no PortConfig
+    PortConfig port;                 // port.al_pa used unless loop_id is given
+    std::optional<unsigned> loop_id; // take the AL_PA of this loop_ID (standard order)
+};
+
+struct LoopConfig {
+    phy::LineRate rate = phy::LineRate::G2;
+    double baud = 0.0;  // > 0: overrides the rate's baud (loop.baud_gbps)
+    double propagation_ns_per_m = 5.0;
+    unsigned port_delay_words = 6;
+    // Cable from node i to node i+1 (the last one closes the ring). One value means every hop.
+    std::vector<double> hop_m{2.0};
+    std::vector<LoopNode> nodes;
+    // Faults (docs/model.md, "Faults and recovery", "The loop"): bit error rate of every link (0:
+    // none), the seed of its random streams, and AL_TIME, which bounds a circuit's wait for its peer.
+    double ber = 0.0;
+    std::uint64_t error_seed = 0;
+    double al_time_s = 15e-3;
+};
+
+class Loop : public sc_core::sc_module, public LoopDirectory {
+public:
+    // Throws ConfigError naming the offending node or parameter.
+    Loop(sc_core::sc_module_name name, const LoopConfig& config);
+
+    const phy::LinkTiming& timing() const { return timing_; }
+    std::size_t port_count() const { return ports_.size(); }  // active ports only
+    LPort& port(std::size_t i) { return *ports_.at(i); }
+    LPort* find(phy::AlPa al_pa);
+    // nodes x port delay + all cables.
+    sc_core::sc_time round_trip() const { return round_trip_; }
+    unsigned login_bb_credit(phy::AlPa port) const override;
+    bool on_loop(phy::AlPa port) const override;
+    unsigned links(phy::AlPa from, phy::AlPa to) const override;
+
+private:
+    phy::LinkTiming timing_;
+    std::vector<std::unique_ptr<LPort>> ports_;
+    sc_core::sc_time round_trip_;
+    std::size_t node_count_ = 0;
+    std::map<phy::AlPa, std::size_t> node_of_;  // ring position of each port
+};
+
+}  // namespace fcal::loop

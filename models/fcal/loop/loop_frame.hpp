@@ -1,0 +1,34 @@
+#pragma once
+// A frame as the loop sees it: who sends it to whom and how long it is. What it carries belongs to
+// the layers above (FC-2/FCP), which derive from FrameContent; the loop never looks inside.
+#include <cstdint>
+#include <memory>
+
+#include "fcal/phy/al_pa.hpp"
+#include "fcal/phy/line_rate.hpp"
+
+namespace fcal::loop {
+
+struct FrameContent {
+    virtual ~FrameContent() = default;
+};
+
+enum class Sof : std::uint8_t { I3, N3 };  // class 3: first frame of a sequence / following frames
+
+// What a transmit scheduler needs to know of a frame without looking inside it: commands may be
+// sent ahead of data (docs/model.md, "Command-First"). The values are the RTL's 2-bit class code.
+enum class FrameClass : std::uint8_t { Data = 0, Command = 1, Other = 2 };
+const char* to_string(FrameClass c);  // "data", "command", "other"
+
+struct LoopFrame {
+    phy::AlPa source = 0;
+    phy::AlPa destination = 0;
+    std::uint32_t payload_bytes = 0;
+    Sof sof = Sof::I3;
+    FrameClass frame_class = FrameClass::Other;
+    std::shared_ptr<const FrameContent> content;
+
+    std::uint64_t words() const { return phy::frame_words(payload_bytes); }
+};
+
+}  // namespace fcal::loop

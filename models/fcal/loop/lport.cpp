@@ -1,0 +1,732 @@
+#include "fcal/loop/lport.hpp"
+
+#include <algorithm>
+
+namespace fcal::loop {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+std::uint64_t LPort::activations_ = 0;
+std::uint64_t LPort::same_instant_limit_ = LPort::kDefaultSameInstantLimit;
+
+LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::LinkTiming& timing,
+             const LoopDirectory& directory)
+    : sc_module(name), cfg_(config), timing_(timing), word_(timing.word_time()),
+      circuit_hold_(config.circuit_hold_s, sc_core::SC_SEC), directory_(directory),
+      queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing)
+{
+    SC_METHOD(step);
+    sensitive << rx_event_ << tx_event_ << kick_event_ << access_word_event_ << al_event_;
+    dont_initialize();
+    listen_to_queue();
+}
+
+void LPort::connect(LPort& downstream, const sc_time& hop_delay)
+{
+    downstream_ = &downstream;
+    hop_delay_ = hop_delay;
+    next_ = &downstream;
+    downstream.upstream_ = this;
+}
+
+void LPort::set_transmit_queue(std::unique_ptr<TransmitQueue> queue)
+{
+    queue_ = std::move(queue);
+    listen_to_queue();
+}
+
+void LPort::set_bit_errors(double ber, std::uint64_t seed, const sc_time& al_time)
+{
+    al_time_ = al_time;
+    if (ber <= 0.0) return;
+    // Hit fill words are counted on the link to the next port, and own words may come back: every
+    // port stays in the chain.
+    fold_allowed_ = false;
+    own_errors_ = std::make_unique<BitErrors>(ber, derive_seed(seed, cfg_.al_pa, 0));
+    fill_errors_ = std::make_unique<BitErrors>(ber, derive_seed(seed, cfg_.al_pa, 1));
+    if (downstream_) out_links_ = directory_.links(cfg_.al_pa, downstream_->al_pa());
+    set_word_errors(own_errors_.get());
+}
+
+void LPort::set_word_errors(WordErrors* errors)
+{
+    words_hit_ = errors;
+    lpsm_.set_word_errors(errors);
+}
+
+void LPort::listen_to_queue()
+{
+    queue_->set_head_listener([this] { frames_changed(); });
+    lpsm_.set_queue(queue_.get());
+}
+
+// ---- Receive side and the fast path -------------------------------------------------------------
+
+namespace {
+
+// What decides whether a word is a change after the fill words are replaced: a fill word itself, or
+// any primitive signal for everything else.
+Word fill_or_other(const Word& w) { return w.is_fill() ? w : Word::r_rdy(); }
+
+}  // namespace
+
+// Nothing stands in the way of passing a change through at once: the port is not observed, sends
+// nothing of its own, and has no earlier change left to process.
+bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !in_.busy() && downstream_; }
+
+void LPort::receive(const sc_time& arrival, const Word& word)
+{
+    if (folded_) rejoin();  // only a test hands a folded port a change; the chain never does
+    if (planned_ && sc_time_stamp() > tx_end_) realize_own_word_end();
+    if (EdgeLink::Change* same = in_.same_instant(arrival)) {
+        same->word = word;  // the change it replaces lasted no time at all
+        if (same->waits) {
+            in_.stop_waiting(*same);
+            rx_event_.notify(arrival - sc_time_stamp());
+        }
+        return;
+    }
+    if (can_pass_through()) {
+        if (lpsm_.unaffected_by(word)) {
+            // Repeated as it is.
+            in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
+            const Word before = fill_or_other(last_sent());
+            in_.pass(arrival, word);
+            forward(arrival, word, before);
+            try_fold();
+            return;
+        }
+        if (const auto out = lpsm_.fill_replacement(word)) {
+            // An arbitrating port's fill word: it transmits `out` from `arrival` on, a change only
+            // if it differs from what it sends until then (as update_fill() would decide).
+            in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
+            const Word before = fill_or_other(last_sent());
+            const bool changes = *out != before;
+            in_.pass_replaced(arrival, word, *out, changes);
+            if (changes) forward(arrival, *out, before);
+            try_fold();
+            return;
+        }
+    }
+    if (in_.hold(arrival, word, may_wait(arrival, word))) rx_event_.notify(arrival - sc_time_stamp());
+}
+
+// A change this port must process may wait for its next run when the port runs by then anyway and
+// the change alters nothing it does before (Lpsm::may_wait), judged on what the port will have
+// received by then. Behind a change that alters the LPSM's state (CLS, OPN), or as the word after a
+// frame for the port (it completes that frame): never.
+bool LPort::may_wait(const sc_time& arrival, const Word& word) const
+{
+    if (observed_ || words_hit_) return false;
+    const Word* last_fill = nullptr;
+    const Word* last = nullptr;
+    bool alters_state = false;
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (c.passed_through) return;
+        last = &c.word;
+        if (c.word.is_fill())
+            last_fill = &c.word;
+        else if (c.word.kind != WordKind::RRdy && c.word.kind != WordKind::Frame)
+            alters_state = true;
+    });
+    const bool completes_frame = last ? last->kind == WordKind::Frame : lpsm_.receiving_frame();
+    if (alters_state || completes_frame || !lpsm_.may_wait(word, last_fill)) return false;
+    // A frame's own effect waits for the word that completes it, which comes in time.
+    return word.kind == WordKind::Frame || (wake_at_ && arrival <= *wake_at_);
+}
+
+// The port's process runs at `t` (or earlier: an earlier notification wins).
+void LPort::wake_at(const sc_time& t)
+{
+    tx_event_.notify(t - sc_time_stamp());
+    if (!wake_at_ || t < *wake_at_) wake_at_ = t;
+}
+
+// The last change this port sent downstream: the last one it passed through, else what it
+// transmits.
+const Word& LPort::last_sent() const
+{
+    const Word* passed = in_.last_output();
+    return passed ? *passed : tx_word_;
+}
+
+// The process runs when the next change to process arrives, and by the time the last waiting one
+// has arrived (if it would not anyway).
+void LPort::arm_rx_event()
+{
+    auto at = in_.next_to_process();
+    if (const auto last = in_.last_waiting(); last && !(wake_at_ && *last <= *wake_at_)) {
+        const sc_time first = *in_.first_waiting();
+        at = at ? std::min(*at, first) : first;
+    }
+    if (at) rx_event_.notify(*at - sc_time_stamp());
+}
+
+// A change this port passed on reaches it now: take note of what it transmitted.
+void LPort::catch_up(const EdgeLink::Change& c)
+{
+    lpsm_.repeated(c.word);
+    if (!c.changes_output) return;
+    if (fill_errors_) count_fill_errors(c.at);
+    spacing_.ended(tx_word_, c.at);
+    tx_word_ = c.output();
+    tx_since_ = c.at;
+}
+
+// The port has something to send: changes it passed on but has not yet received must go through
+// its own processing after all.
+void LPort::recall_passed_through()
+{
+    const sc_time now = sc_time_stamp();
+    if (!in_.recall_after(now)) return;
+    withdraw_after(now);
+    arm_rx_event();
+}
+
+// Everything arriving after `cutoff` came from the upstream port's passing on, which it has
+// recalled: drop it, and have the ports downstream drop what this one passed on in turn.
+void LPort::truncate_after(const sc_time& cutoff)
+{
+    if (in_.truncate_after(cutoff)) withdraw_after(cutoff);
+}
+
+// What this port sent downstream after `t` (at its output stage) is withdrawn: from its log, from
+// the folded ports of its span and from the ports downstream.
+void LPort::withdraw_after(const sc_time& t)
+{
+    if (span_size_ > 0) {
+        log_.truncate_after(t);
+        for (LPort* r = next_; r != downstream_; r = r->next_) {
+            r->in_.truncate_after(t + r->offset_);
+            r->source_pos_ = std::min(r->source_pos_, log_.end());
+        }
+    }
+    downstream_->truncate_after(t + hop_delay_);
+}
+
+// Every change leaves for the next active port, through the folded ports of the span: it is logged
+// for them, its fill word replaced as their arbitrating ones replace it, and it goes on only if it
+// is still a change then (`before`: what this port sent before, fill_or_other()). A word that names
+// a folded port, or an IDLE for one that waits for the access window, brings that port back into
+// the chain first.
+void LPort::forward(const sc_time& at, const Word& w, const Word& before)
+{
+    if (span_size_ > 0) {
+        if (w.kind == WordKind::Idle) {
+            if (idle_waker_) idle_waker_->rejoin();
+        } else if ((w.kind == WordKind::Opn || w.kind == WordKind::Arb) && span_.test(w.y)) {
+            wake_in_span(w);
+        }
+    }
+    if (span_size_ == 0) {
+        downstream_->receive(at + hop_delay_, w);
+        return;
+    }
+    log_.push(at, w);
+    if (log_.size() >= compact_at_) compact_log();
+    if (span_best_ == kNoArbitrator || !w.is_fill()) {
+        downstream_->receive(at + hop_delay_, w);
+        return;
+    }
+    const Word out = arbitrating_fill(w, span_best_);
+    if (!before.is_fill() || out != arbitrating_fill(before, span_best_)) downstream_->receive(at + hop_delay_, out);
+}
+
+// ---- Folding (docs/model.md, "The loop: fast path") ---------------------------------------------
+
+// A port whose LPSM has a routine for what arrives, and that has nothing of its own on the wire or
+// left to process, leaves the chain. Watched or traced ports stay, and so does the last active port.
+void LPort::try_fold()
+{
+    if (!fold_allowed_ || observed_ || tx_own_ || words_hit_ || !upstream_ || upstream_ == this || in_.busy()) return;
+    const Lpsm::Routine r = lpsm_.routine();
+    if (r == Lpsm::Routine::Acts) return;
+    routine_ = r;
+    fold();
+}
+
+void LPort::fold()
+{
+    LPort* const up = upstream_;
+    // The folded ports behind this one read the upstream port's log from now on.
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        r->detach_from_source();
+        r->source_ = up;
+        r->source_pos_ = up->log_.end();
+        r->offset_ += up->hop_delay_;
+    }
+    log_.clear();
+    compact_at_ = kCompactEntries;
+    // Its own input: what its EdgeLink holds (passed through already), then the upstream port's log.
+    source_ = up;
+    source_pos_ = up->log_.end();
+    offset_ = up->hop_delay_;
+    up->downstream_ = downstream_;
+    up->hop_delay_ += hop_delay_;
+    downstream_->upstream_ = up;
+    folded_ = true;
+    span_.reset();
+    span_size_ = 0;
+    span_best_ = kNoArbitrator;
+    idle_waker_ = nullptr;
+    up->survey_span();
+}
+
+// Back into the chain, knowing everything that reached it, with what is still on its way to it as
+// changes it passed through (as the fast path would have them), so that it may recall them.
+void LPort::rejoin()
+{
+    LPort* const up = source_;
+    detach_from_source();
+    // The folded ports behind this one read this port's log from now on.
+    for (LPort* r = next_; r != up->downstream_; r = r->next_) {
+        r->detach_from_source();
+        r->source_ = this;
+        r->source_pos_ = log_.end();
+        r->offset_ -= offset_;
+    }
+    downstream_ = up->downstream_;
+    hop_delay_ = up->hop_delay_ - offset_;
+    downstream_->upstream_ = this;
+    upstream_ = up;
+    up->downstream_ = this;
+    up->hop_delay_ = offset_;
+    source_ = nullptr;
+    folded_ = false;
+    up->survey_span();
+    survey_span();
+    if (up->span_size_ == 0) up->log_.clear();
+}
+
+// The folded ports between this port and the next active one: which they are, the highest-priority
+// ARB among the arbitrating ones before each of them and among all, and the first one an IDLE
+// would start arbitrating.
+void LPort::survey_span()
+{
+    span_.reset();
+    span_size_ = 0;
+    span_best_ = kNoArbitrator;
+    idle_waker_ = nullptr;
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        span_.set(r->al_pa());
+        ++span_size_;
+        r->arb_before_ = span_best_;
+        if (r->routine_ == Lpsm::Routine::AwaitsIdle && span_best_ == kNoArbitrator && !idle_waker_) idle_waker_ = r;
+        if (r->routine_ == Lpsm::Routine::ReplacesFill) span_best_ = std::min(span_best_, r->al_pa());
+    }
+}
+
+// An OPN or ARB naming a folded port of the span: the port rejoins if the word reaches it (an ARB
+// of lower priority than an arbitrating port before it is replaced on the way).
+void LPort::wake_in_span(const Word& w)
+{
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        if (r->al_pa() != w.y) continue;
+        if (w.kind == WordKind::Opn || phy::higher_priority(w.y, r->arb_before_)) r->rejoin();
+        return;
+    }
+}
+
+// What reaches this folded port of a word its source sent: its fill word replaced by the arbitrating
+// ports before it.
+Word LPort::as_received(const Word& w) const
+{
+    return w.is_fill() && arb_before_ != kNoArbitrator ? arbitrating_fill(w, arb_before_) : w;
+}
+
+// What this folded port transmits for a word it receives.
+Word LPort::as_sent(const Word& w) const
+{
+    return w.is_fill() && routine_ == Lpsm::Routine::ReplacesFill ? arbitrating_fill(w, al_pa()) : w;
+}
+
+// What has reached this folded port from its source's log by `now` and it has not taken note of:
+// the run [source_pos_, end) of the log, as it received it.
+std::optional<RepeatedRun> LPort::arrived_run(const sc_time& now, OutputLog::Seq& end) const
+{
+    end = source_pos_;
+    if (in_.arrives_after(now)) return std::nullopt;  // what comes from the log arrives after these
+    const OutputLog& log = source_->log_;
+    end = log.first_after(source_pos_, offset_, now);
+    if (end == source_pos_) return std::nullopt;
+    RepeatedRun run = log.run(source_pos_, end, tx_word_, offset_);
+    run.words.last = as_received(run.words.last);
+    if (run.words.last_fill) run.words.last_fill = as_received(*run.words.last_fill);
+    run.words.idle = run.words.idle && arb_before_ == kNoArbitrator;
+    return run;
+}
+
+// A folded port takes note of what has reached it by now.
+void LPort::settle()
+{
+    const sc_time now = sc_time_stamp();
+    in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
+    OutputLog::Seq end = 0;
+    if (const auto run = arrived_run(now, end)) {
+        catch_up(*run);
+        source_pos_ = end;
+    }
+}
+
+// The folded port's source changes: what has reached it is taken note of, and what is still on its
+// way from the old source is kept as changes passed through, as the fast path would have them.
+void LPort::detach_from_source()
+{
+    settle();
+    const OutputLog& log = source_->log_;
+    for (OutputLog::Seq i = source_pos_; i < log.end(); ++i) {
+        const Word in = as_received(log[i].word);
+        const Word* last_in = in_.last_word();
+        if (in.is_fill() && in == (last_in ? *last_in : lpsm_.last_received())) continue;  // no change here
+        const sc_time at = log[i].at + offset_;
+        if (routine_ == Lpsm::Routine::ReplacesFill && in.is_fill()) {
+            const Word out = as_sent(in);
+            in_.pass_replaced(at, in, out, out != last_sent());
+        } else {
+            in_.pass(at, in);
+        }
+    }
+    source_pos_ = log.end();
+}
+
+// The folded ports of the span take note of what has reached them; the log keeps only the rest.
+void LPort::compact_log()
+{
+    OutputLog::Seq keep = log_.end();
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        r->settle();
+        keep = std::min(keep, r->source_pos_);
+    }
+    log_.drop_before(keep);
+    compact_at_ = std::max(kCompactEntries, 2 * log_.size());
+}
+
+// A run of changes reached this folded port, which repeated them or replaced their fill words.
+void LPort::catch_up(const RepeatedRun& run)
+{
+    lpsm_.repeated(run.words);
+    spacing_.repeated(run.primitive_or_frame_end, run.frame_end);
+    tx_word_ = as_sent(run.words.last);
+    tx_since_ = run.last_at;
+}
+
+bool LPort::access() const
+{
+    if (lpsm_.access() || !folded_) return lpsm_.access();
+    // What reached the folded port since it last took note.
+    const sc_time now = sc_time_stamp();
+    bool idle = false;
+    in_.for_each([&](const EdgeLink::Change& c) { idle = idle || (c.at <= now && c.word.kind == WordKind::Idle); });
+    OutputLog::Seq end = 0;
+    const auto run = arrived_run(now, end);
+    return idle || (run && run->words.idle);
+}
+
+PortStats LPort::stats() const
+{
+    PortStats s = stats_.stats();
+    // An own frame whose end the port has not yet taken note of (plan_own_word_end).
+    if (planned_ && tx_word_.kind == WordKind::Frame && sc_time_stamp() > tx_end_) ++s.frames_sent;
+    return s;
+}
+
+Word LPort::transmitting() const
+{
+    if (planned_ && sc_time_stamp() > tx_end_) return planned_fill_;
+    if (!folded_) return tx_word_;
+    const sc_time now = sc_time_stamp();
+    Word w = tx_word_;
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (c.at <= now && c.changes_output) w = c.output();
+    });
+    OutputLog::Seq end = 0;
+    if (const auto run = arrived_run(now, end)) w = as_sent(run->words.last);
+    return w;
+}
+
+// ---- The layer above ----------------------------------------------------------------------------
+
+void LPort::queue_frame(OutgoingFrame out)
+{
+    const auto& frame = out.frame;
+    // An OPN to nobody, or to itself, would come back round to the sender: refuse it here.
+    if (frame->destination == cfg_.al_pa || !directory_.on_loop(frame->destination))
+        protocol_error("frame for " + phy::al_pa_hex(frame->destination) + ", which is not another port on this loop");
+    if (!queue_->can_push(frame->frame_class))
+        protocol_error(std::string("transmit queue full for a ") + to_string(frame->frame_class) + " frame (the producer must hold it)");
+    queue_->push(std::move(out));  // the queue calls frames_changed() when it matters
+}
+
+void LPort::frames_changed()
+{
+    wake();
+    recall_passed_through();
+    kick();
+}
+
+void LPort::wake()
+{
+    if (folded_) rejoin();
+}
+
+void LPort::release_buffer()
+{
+    lpsm_.release_buffer();
+    sample_vcd();
+    kick();
+}
+
+// The layer above is taken up in the same instant (one delta later, so that its calls never
+// re-enter the port's own processing).
+void LPort::kick() { kick_event_.notify(sc_core::SC_ZERO_TIME); }
+
+// ---- The port's process -------------------------------------------------------------------------
+
+void LPort::step()
+{
+    ++activations_;
+    if (folded_) return;  // an event of before it folded: a port that only repeats has nothing to do
+    const sc_time now = sc_time_stamp();
+    guard_against_livelock(now);
+    // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
+    if (lpsm_.repeats_access_word() && now >= access_word_end_) lpsm_.access_word_repeated();
+    if (wake_at_ && *wake_at_ <= now) wake_at_.reset();  // that wake-up is this run or behind it
+    in_.take_arrived(now, [this](const EdgeLink::Change& c) {
+        if (c.passed_through)
+            catch_up(c);
+        else
+            lpsm_.receive(c.word);
+    });
+
+    end_own_word(now);
+    lpsm_.update_arbitration();
+    if (lpsm_.repeats_access_word() && access_word_end_ <= now) {
+        // It started arbitrating on the IDLE arriving now: that word is repeated, the next replaced.
+        access_word_end_ = now + word_;
+        access_word_event_.notify(word_);
+    }
+    transmit();
+    update_fill();
+    if (words_hit_) watch_al_time(now);
+    // Wake when its own word ends, unless it sent what follows ahead of time.
+    if (tx_own_ && !planned_ && !plan_own_word_end()) wake_at(tx_end_);
+    arm_rx_event();
+    sample_vcd();
+    try_fold();
+}
+
+// The port's own word is over by `now`, or it runs before the end of it. What it planned to do after
+// the word (plan_own_word_end) stands if the word ended before `now`; in the instant the word ends
+// or before it, anything may have changed: the port takes back the fill word it sent ahead and
+// decides afresh.
+void LPort::end_own_word(const sc_time& now)
+{
+    if (!tx_own_) return;
+    if (planned_ && now > tx_end_) return realize_own_word_end();
+    if (planned_) {
+        withdraw_after(tx_end_ - sc_core::sc_get_time_resolution());
+        planned_ = false;
+    }
+    if (now < tx_end_) return;
+    tx_own_ = false;
+    ++own_words_ended_;  // progress for the AL_TIME watch
+    spacing_.ended(tx_word_, now);
+    if (tx_word_.kind == WordKind::Frame) {
+        stats_.frame_sent();
+        if (user_ && user_->wants_frame_sent()) user_->frame_sent(*tx_word_.frame);
+    }
+}
+
+// The port sends its own word until tx_end_ and, as things stand, will then send only its fill word
+// until it sends the next word of its own (or until something changes): it sends that fill word
+// now, ahead of time, and wakes only when the next word may start, if any, rather than also when
+// this one ends (docs/model.md, "The loop: fast path"). Not for watched or traced ports (they report
+// each change as it happens), nor with word errors, nor when the user wants frame_sent() in time.
+bool LPort::plan_own_word_end()
+{
+    if (observed_ || words_hit_ || !downstream_) return false;
+    if (tx_word_.kind == WordKind::Frame && user_ && user_->wants_frame_sent()) return false;
+    const Lpsm::Decision d = lpsm_.next();
+    if (d.kind == Lpsm::Decision::Kind::Leave) return false;  // taken the instant the word ends
+    if (d.kind != Lpsm::Decision::Kind::None) {
+        // When the next word may start, once this one has ended (as earliest() will see it then).
+        WordSpacing after = spacing_;
+        after.ended(tx_word_, tx_end_);
+        const Word fill = lpsm_.fill();
+        sc_time t = d.kind == Lpsm::Decision::Kind::Frame ? after.frame_earliest(tx_end_, fill, false)
+                                                          : after.primitive_earliest(tx_end_, fill, false);
+        if (d.idle_close) t = std::max(t, after.last_end() + circuit_hold_);
+        wake_at(t);
+    }
+    planned_fill_ = lpsm_.fill();
+    planned_ = true;
+    forward(tx_end_, planned_fill_, fill_or_other(tx_word_));
+    return true;
+}
+
+// The own word ended at tx_end_, followed by the fill word sent ahead: take note of both.
+void LPort::realize_own_word_end()
+{
+    tx_own_ = false;
+    planned_ = false;
+    ++own_words_ended_;
+    spacing_.ended(tx_word_, tx_end_);
+    if (tx_word_.kind == WordKind::Frame) stats_.frame_sent();  // the user did not want frame_sent()
+    tx_word_ = planned_fill_;
+    tx_since_ = tx_end_;
+}
+
+// AL_TIME (docs/model.md, "Faults and recovery", "The loop"): a circuit that makes no progress
+// (no word of it received or sent) for AL_TIME while waiting for its peer recovers, so that a lost
+// R_RDY, OPN or CLS never leaves a port waiting for ever.
+void LPort::watch_al_time(const sc_time& now)
+{
+    while (lpsm_.awaits_peer()) {
+        // Sending a word of its own is progress until the word ends.
+        const std::uint64_t progress = lpsm_.progress() + own_words_ended_;
+        if (tx_own_ || !al_armed_ || progress != al_progress_) {
+            al_armed_ = true;
+            al_progress_ = progress;
+            al_deadline_ = now + al_time_;
+            al_event_.notify(al_time_);  // an earlier pending notification wins; step() re-arms then
+            return;
+        }
+        if (now < al_deadline_) {
+            al_event_.notify(al_deadline_ - now);
+            return;
+        }
+        al_armed_ = false;
+        lpsm_.al_time_expired();
+        transmit();
+        update_fill();
+    }
+    al_armed_ = false;
+}
+
+// The fill word sent until `until` crossed the links to the next port, each word a transmission that
+// may be hit. A fill word is sent again and again: a hit one is replaced by the next one, a word
+// later, so a hit costs a code violation (counted by the receiving port) and nothing else.
+void LPort::count_fill_errors(const sc_time& until)
+{
+    if (!tx_word_.is_fill() || !downstream_) return;
+    const auto words = static_cast<std::uint64_t>((until - tx_since_) / word_);
+    if (const std::uint64_t n = fill_errors_->transmissions(words * out_links_)) downstream_->stats_.code_violations(n);
+}
+
+// What the LPSM decides, sent as soon as word spacing (and the close timer) allow.
+void LPort::transmit()
+{
+    using K = Lpsm::Decision::Kind;
+    while (!tx_own_) {
+        const Lpsm::Decision d = lpsm_.next();
+        if (d.kind == K::None) return;
+        if (d.kind != K::Leave) {
+            if (!may_send_at(earliest(d))) return;
+            send_own(lpsm_.prepare(d));
+        }
+        lpsm_.commit(d);
+    }
+}
+
+sc_time LPort::earliest(const Lpsm::Decision& d) const
+{
+    const sc_time now = sc_time_stamp();
+    if (d.kind == Lpsm::Decision::Kind::Frame) return spacing_.frame_earliest(now, tx_word_, tx_own_);
+    sc_time t = spacing_.primitive_earliest(now, tx_word_, tx_own_);
+    // The close timer: wait a while for another frame for the peer.
+    if (d.idle_close) t = std::max(t, spacing_.last_end() + circuit_hold_);
+    return t;
+}
+
+// True when the transmitter may start now; otherwise wakes the port when it may.
+bool LPort::may_send_at(const sc_time& earliest)
+{
+    const sc_time now = sc_time_stamp();
+    if (earliest <= now) return true;
+    wake_at(earliest);
+    return false;
+}
+
+void LPort::update_fill()
+{
+    if (tx_own_) return;
+    const Word w = lpsm_.fill();
+    if (w != tx_word_) emit(w);
+}
+
+void LPort::send_own(const Word& w)
+{
+    tx_own_ = true;
+    tx_end_ = sc_time_stamp() + timing_.words(w.words());
+    emit(w);  // step() arranges to wake when it ends
+}
+
+// An activation more in this instant; far too many mean that the port re-arms itself without
+// simulated time ever advancing: end the run with an internal error rather than hang.
+void LPort::guard_against_livelock(const sc_time& now)
+{
+    if (now != last_step_at_) {
+        last_step_at_ = now;
+        steps_at_instant_ = 0;
+        return;
+    }
+    if (++steps_at_instant_ <= same_instant_limit_) return;
+    SC_REPORT_ERROR("fcal/loop", (std::string(name()) + ": internal error: livelock: " + std::to_string(steps_at_instant_) +
+                                  " activations at " + now.to_string() + " without simulated time advancing")
+                                     .c_str());
+}
+
+void LPort::emit(const Word& w)
+{
+    const sc_time now = sc_time_stamp();
+    // What the port sends changes now: changes it passed on that reach it later were forwarded as
+    // it stood before; they must go through its processing, or the port downstream would receive
+    // this change after changes that come later.
+    recall_passed_through();
+    if (fill_errors_) count_fill_errors(now);
+    spacing_.ended(tx_word_, now);
+    if (watcher_) {
+        const auto lasted = static_cast<std::uint64_t>((now - tx_since_) / word_ + 0.5);
+        watcher_->record(now.to_seconds() * 1e9, cfg_.al_pa, lpsm_.state(), lasted, loop::name(tx_word_), loop::name(w));
+    }
+    const Word before = fill_or_other(tx_word_);
+    tx_word_ = w;
+    tx_since_ = now;
+    if (downstream_) forward(now, w, before);
+}
+
+// ---- Observers ----------------------------------------------------------------------------------
+
+void LPort::lpsm_event(Event e) { stats_.on(e, sc_time_stamp()); }
+
+void LPort::state_changed(LpsmState from, LpsmState to)
+{
+    if (user_) user_->state_changed(from, to);
+}
+
+void LPort::frame_received(const std::shared_ptr<const LoopFrame>& frame)
+{
+    stats_.frame_received();
+    if (user_) user_->frame_received(frame);
+}
+
+void LPort::protocol_error(const std::string& what)
+{
+    SC_REPORT_ERROR("fcal/loop", (std::string(name()) + ": " + what).c_str());
+}
+
+void LPort::sample_vcd()
+{
+    if (vcd_) vcd_->sample(lpsm_, tx_word_);
+}
+
+void LPort::trace(sc_core::sc_trace_file* tf)
+{
+    wake();
+    vcd_ = std::make_unique<PortVcd>(tf, name());
+    observed_ = true;
+    sample_vcd();
+}
+
+}  // namespace fcal::loop

@@ -1,0 +1,219 @@
+#pragma once
+// The Loop Port State Machine of one port with fairness, circuits and TRANSFER (docs/model.md,
+// "The loop: LPSM" and "The loop: fairness"), without SystemC: it is told each word that reaches
+// the port and decides what the port transmits. Tests drive it word by word.
+//
+// What the LPSM decides, the port carries out in time: next() names the next primitive or frame
+// to send (or a state change that needs no word), the port waits for the word-spacing rules and
+// then calls prepare() (which yields the word and takes a frame from the queue) and, once the word
+// is on its way, commit(). fill() is the fill word the port transmits when it sends nothing of its
+// own.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "fcal/loop/circuit_credit.hpp"
+#include "fcal/loop/lpsm_state.hpp"
+#include "fcal/loop/port_config.hpp"
+#include "fcal/loop/transmit_queue.hpp"
+#include "fcal/loop/word.hpp"
+#include "fcal/loop/word_errors.hpp"
+
+namespace fcal::loop {
+
+// What happens in the LPSM, for the layer above and the statistics.
+class LpsmObserver {
+public:
+    enum class Event {
+        Requesting,              // has something to send and does not hold the loop
+        ArbitrationWithoutAccess,  // began arbitrating while ACCESS was clear (unfair)
+        Won,                     // won arbitration
+        Transfer,                // opens another circuit through TRANSFER
+        LeftLoop,                // gave the loop up
+        CircuitOpened,           // sent OPN
+        Preempted,               // closes with frames left for the peer
+        RRdySent,
+        RRdyReceived,
+        // Faults (docs/model.md, "Faults and recovery").
+        FrameDiscarded,    // a frame for us failed its CRC, or our own frame came back (its OPN was lost)
+        AlTimeExpired,     // a circuit waited AL_TIME for its peer
+        CircuitAbandoned,  // a circuit given up: AL_TIME in OPENED, or a word no live circuit would bring
+    };
+    virtual ~LpsmObserver() = default;
+    virtual void lpsm_event(Event e) = 0;
+    virtual void state_changed(LpsmState from, LpsmState to) = 0;
+    // A frame addressed to this port is complete (the word after its EOF arrived).
+    virtual void frame_received(const std::shared_ptr<const LoopFrame>& frame) = 0;
+    // A protocol violation by a peer or the layer above.
+    virtual void protocol_error(const std::string& what) = 0;
+    // Hit words found in a primitive signal or frame this port consumed (bit errors).
+    virtual void code_violations(std::uint64_t count) { (void)count; }
+};
+
+// What a port records of a run of words it repeated or, arbitrating, passed on with its fill words
+// replaced (Lpsm::repeated(const RepeatedWords&)): nothing but the last word, the last fill word and
+// whether an IDLE was among them.
+struct RepeatedWords {
+    Word last;                     // the last word of the run
+    std::optional<Word> last_fill;  // the last fill word of the run, if any
+    bool idle = false;             // an IDLE was among them
+};
+
+// The fill word an arbitrating port with AL_PA `al_pa` transmits in place of `fill`: `fill` itself if
+// it is an ARB of higher priority, else ARB(al_pa). Through several arbitrating ports a fill word
+// comes out as it would through the one of highest priority alone.
+Word arbitrating_fill(const Word& fill, phy::AlPa al_pa);
+
+class Lpsm {
+public:
+    // The next thing to transmit, as next() decides it.
+    struct Decision {
+        enum class Kind {
+            None,      // nothing: keep sending fill words
+            Leave,     // end the circuit without a word of our own
+            Opn,       // open the destination of the queue's head (primitive spacing)
+            RRdy,      // grant a buffer (primitive spacing)
+            Frame,     // the next frame for the peer (frame spacing)
+            Cls,       // close (primitive spacing)
+        };
+        Kind kind = Kind::None;
+        // Cls only: closing although frames for the peer are left (the queue preempts).
+        bool frames_left = false;
+        // Cls only: nothing is left for the peer right now, and nothing else of ours waits; a port
+        // with a close timer may hold the circuit open a while for the next frame.
+        bool idle_close = false;
+    };
+
+    Lpsm(const PortConfig& config, const LoopDirectory& directory, LpsmObserver& observer);
+
+    void set_queue(TransmitQueue* queue) { queue_ = queue; }
+
+    // A word that reaches the port and that it processes (it may absorb it).
+    void receive(const Word& w);
+    // A word the port repeated without processing: only the bookkeeping is left.
+    void repeated(const Word& w);
+    // Would the port forward `w` unchanged and without reacting to it, whatever else arrives
+    // before it? (`w` a fill word: a monitoring port that wants nothing, or one that waits for the
+    // access window and `w` is not IDLE; anything else: any repeating port unless `w` is an OPN
+    // to it.)
+    bool unaffected_by(const Word& w) const;
+    // An arbitrating port alters only fill words, and receiving one (other than its own ARB) does
+    // not change its state: the fill word it transmits in place of `w`, or nothing if `w` could
+    // change its state or the port does not arbitrate.
+    std::optional<Word> fill_replacement(const Word& w) const;
+    // What the port would do with the words that arrive from now on, as long as none names it (an
+    // OPN to it, its own ARB) and the layer above gives it nothing new. Anything but Acts lets the
+    // port leave the chain of ports a change visits (docs/model.md, "The loop: fast path"): words
+    // pass it as they would pass a passive node, its fill words replaced if it arbitrates. A port
+    // with word errors set always Acts: its own words may come back.
+    enum class Routine : std::uint8_t {
+        Acts,          // may react to any word: it stays in the chain
+        Repeats,       // monitoring with nothing to send: repeats every word
+        AwaitsIdle,    // monitoring, waiting for the access window: repeats every word; an IDLE
+                       // would start its arbitration
+        ReplacesFill,  // arbitrating: repeats primitives and frames, sends arbitrating_fill() for
+                       // every fill word (its own ARB would make it win)
+    };
+    Routine routine() const;
+    // A run of words a port in one of those routines received and passed on, none naming it (and,
+    // for AwaitsIdle, no IDLE): the same as repeated(w) for each of them, in one step.
+    void repeated(const RepeatedWords& run);
+    // Receiving `w` changes nothing the port does before it next decides, and tells nobody (no
+    // callback, no event): the port may take it when it next runs rather than the instant it
+    // arrives (docs/model.md, "The loop: fast path"). A frame for the port: its effect waits for its
+    // EOF, that is for the word after it (which the port must take in time). An R_RDY while the port
+    // has credit or sends nothing. A fill word that leaves the port's fill word as it is
+    // (`last_fill`: the last fill word received before it, if the LPSM has not taken it yet). Not for
+    // a repeating port, nor with word errors set.
+    bool may_wait(const Word& w, const Word* last_fill = nullptr) const;
+    // A frame for the port is arriving (its EOF has not).
+    bool receiving_frame() const { return rx_frame_for_us_; }
+    // The last word that reached the port.
+    const Word& last_received() const { return rx_word_; }
+
+    // Start or stop arbitrating as the queue demands (after receiving, before transmitting).
+    void update_arbitration();
+    // The IDLE that set ACCESS is still being repeated: the port started arbitrating on it, but its
+    // decision acts on later words only (docs/model.md, "The loop: fairness"). While true, fill()
+    // is that IDLE and nothing may pass the port unprocessed; the port calls
+    // access_word_repeated() one word later (or the next word it receives ends it).
+    bool repeats_access_word() const { return access_word_ && arbitrating_; }
+    void access_word_repeated() { access_word_ = false; }
+    Decision next();
+    Word prepare(const Decision& d);
+    void commit(const Decision& d);
+    // The fill word to transmit when sending nothing of our own.
+    Word fill() const;
+
+    // The layer above freed a receive buffer.
+    void release_buffer();
+
+    // Faults (docs/model.md, "Faults and recovery", "The loop"). With word errors set, the words this
+    // port consumes may arrive hit, and a word that no live circuit would bring (a stale circuit's)
+    // ends the circuit instead of being a protocol error. Null: every word arrives intact.
+    void set_word_errors(WordErrors* errors) { errors_ = errors; }
+    // In a circuit and waiting for the peer (OPEN, OPENED, XMITTED_CLOSE): AL_TIME bounds the wait.
+    bool awaits_peer() const;
+    // Counts the words of the circuit received and sent: the wait restarts whenever it changes.
+    std::uint64_t progress() const { return progress_; }
+    // AL_TIME passed without progress: OPEN closes, XMITTED_CLOSE stops waiting for the CLS, OPENED
+    // abandons the circuit and repeats again.
+    void al_time_expired();
+
+    LpsmState state() const { return state_; }
+    bool access() const { return access_; }
+    bool arbitrating() const { return arbitrating_; }
+    bool owner() const { return owner_; }
+    bool repeating() const { return state_ == LpsmState::Monitoring || state_ == LpsmState::Arbitrating; }
+    const CircuitCredit& credit() const { return credit_; }
+
+private:
+    void handle_fill(const Word& w);
+    void handle_cls();
+    void become_opened(const Word& opn);
+    void win();
+    void maybe_start_arbitration();
+    void start_circuit_as_opener();
+    void leave_circuit();
+    Word substitute(const Word& fill) const;
+    void set_state(LpsmState s);
+    void error(const std::string& what) { observer_.protocol_error(what); }
+    bool hit(const Word& w);
+    void frame_complete();
+    bool stale_circuit_word(const Word& w);
+    bool own_word_back(const Word& w) const;
+
+    PortConfig cfg_;
+    const LoopDirectory& directory_;
+    LpsmObserver& observer_;
+    TransmitQueue* queue_ = nullptr;
+    CircuitCredit credit_;
+
+    // What arrives.
+    Word rx_word_;              // the word arriving now
+    Word rx_fill_;              // the last fill word that arrived
+    bool rx_absorbed_ = false;  // rx_word_ is consumed by this port, not repeated
+    bool rx_frame_for_us_ = false;
+    bool access_word_ = false;  // rx_word_ is the IDLE that set ACCESS, still being repeated
+
+    LpsmState state_ = LpsmState::Monitoring;
+    bool access_ = true;
+    bool arbitrating_ = false;      // replacing lower-priority fill words with ARB(own)
+    bool owner_ = false;            // won arbitration and holds the loop
+    bool requesting_ = false;       // told the observer it wants the loop
+    Word own_fill_;                 // ARB(F0) until it came back, then IDLE
+    bool others_arbitrating_ = false;
+    bool fill_originator_ = false;  // left the loop while its ARB(F0) was still circulating
+    bool fill_tail_in_flight_ = false;  // owner: switched ARB(F0) to IDLE, its last ARB(F0)s not yet back
+    bool cls_received_ = false;     // XMITTED_CLOSE: the CLS came back
+    phy::AlPa peer_ = 0;
+
+    // Faults.
+    WordErrors* errors_ = nullptr;
+    bool rx_frame_hit_ = false;  // the frame arriving for us fails its CRC
+    bool timed_out_ = false;     // OPEN: AL_TIME passed, close
+    std::uint64_t progress_ = 0;
+};
+
+}  // namespace fcal::loop

@@ -1,0 +1,37 @@
+#pragma once
+#include <string>
+
+#include "fcal/phy/al_pa.hpp"
+
+namespace fcal::loop {
+
+// What an L_Port brings to the loop (docs/model.md, "The loop: ports and the layer above").
+struct PortConfig {
+    std::string name;
+    phy::AlPa al_pa = 0;
+    bool fair = true;
+    unsigned incoming_buffers = 1;
+    unsigned login_bb_credit = 0;
+    bool full_duplex = false;  // open others with OPN(yx) rather than OPN(yy)
+    // Close timer: an opener with nothing left to send keeps the circuit open up to this long after
+    // its last word, waiting for another frame for the peer (0: close at once).
+    double circuit_hold_s = 0;
+};
+
+// Login parameters of the other ports, as PLOGI would have told them.
+class LoopDirectory {
+public:
+    virtual ~LoopDirectory() = default;
+    virtual unsigned login_bb_credit(phy::AlPa port) const = 0;
+    virtual bool on_loop(phy::AlPa port) const = 0;
+    // Links (cables, one per node passed) a word crosses from `from` to `to`; the whole ring when
+    // they are the same port. Only the bit-error model asks.
+    virtual unsigned links(phy::AlPa from, phy::AlPa to) const
+    {
+        (void)from;
+        (void)to;
+        return 1;
+    }
+};
+
+}  // namespace fcal::loop

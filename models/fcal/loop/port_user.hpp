@@ -1,0 +1,22 @@
+#pragma once
+// Callbacks from an L_Port to the layer above it (the HBA, or a test endpoint).
+#include "fcal/loop/loop_frame.hpp"
+#include "fcal/loop/lpsm_state.hpp"
+
+namespace fcal::loop {
+
+class PortUser {
+public:
+    virtual ~PortUser() = default;
+    // A whole frame addressed to this port arrived (end of EOF). It occupies one incoming buffer
+    // until the user calls LPort::release_buffer().
+    virtual void frame_received(std::shared_ptr<const LoopFrame> frame) = 0;
+    // The last word of a frame of ours left the port.
+    virtual void frame_sent(const LoopFrame& /*frame*/) {}
+    // False: the port never calls frame_sent(), and need not run at the end of each frame it sends
+    // (docs/model.md, "The loop: fast path").
+    virtual bool wants_frame_sent() const { return true; }
+    virtual void state_changed(LpsmState /*from*/, LpsmState /*to*/) {}
+};
+
+}  // namespace fcal::loop

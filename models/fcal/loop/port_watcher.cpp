@@ -1,0 +1,16 @@
+#include "fcal/loop/port_watcher.hpp"
+
+#include <cstdio>
+
+namespace fcal::loop {
+
+void PortWatcher::record(double time_ns, phy::AlPa port, LpsmState state, std::uint64_t previous_words,
+                         const std::string& previous, const std::string& next)
+{
+    char head[64];
+    std::snprintf(head, sizeof head, "%.3f %02X %s %llu ", time_ns, port, name(state),
+                  static_cast<unsigned long long>(previous_words));
+    out_ << head << previous << "=>" << next << '\n';
+}
+
+}  // namespace fcal::loop

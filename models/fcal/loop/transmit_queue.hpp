@@ -1,0 +1,101 @@
+#pragma once
+// The frames a port has to send, and the policy that picks the next one: the HBA's outgoing frame
+// FIFO. It is shaped like the hardware (docs/model.md, "The transmit queue"): frames carry a class,
+// the queue has a capacity per class (the producer holds what it cannot push), and it tells the port
+// when a push changed what the port would be told. The port pulls from it: front() decides whom to
+// open, front_for() what to send while a circuit is open, preempt() whether to close early.
+// Implementations: FifoTransmitQueue (disks), hba::CommandFirstQueue (the controller's reference
+// model), cosim::RtlTransmitQueue (the Verilated RTL).
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <memory>
+
+#include "fcal/loop/loop_frame.hpp"
+
+namespace fcal::loop {
+
+struct OutgoingFrame {
+    std::shared_ptr<const LoopFrame> frame;
+    // Arbitrate for this frame even when fairness forbids it in this access window
+    // (Command-First arbitration).
+    bool arbitrate_unfairly = false;
+    // Open its destination through TRANSFER even when other ports are arbitrating (preemptive
+    // command transfer).
+    bool transfer_unfairly = false;
+
+    FrameClass frame_class() const { return frame->frame_class; }
+};
+
+class TransmitQueue {
+public:
+    virtual ~TransmitQueue() = default;
+
+    // Room for one more frame of this class (a full queue is back-pressure on the producer).
+    virtual bool can_push(FrameClass c) const = 0;
+    virtual bool empty() const = 0;
+    // The frame to serve next when the port is free to choose whom to open.
+    virtual const OutgoingFrame* front() const = 0;
+    // The next frame for `dest` while a circuit to it is open, or nullptr.
+    virtual const OutgoingFrame* front_for(phy::AlPa dest) const = 0;
+    // While OPEN to `open_peer`: close now to serve another destination (preemption), even though
+    // frames for the peer remain.
+    virtual bool preempt(phy::AlPa /*open_peer*/) const { return false; }
+
+    // Queue a frame; the caller checked can_push(). Tells the head listener when the head changed
+    // or the frame is the first one for its destination: only then can the port's next decision
+    // differ.
+    void push(OutgoingFrame f);
+    // Take the frame front_for(dest) shows; tells the space listener that a slot is free.
+    OutgoingFrame pop_for(phy::AlPa dest);
+
+    void set_head_listener(std::function<void()> listener) { head_listener_ = std::move(listener); }
+    void set_space_listener(std::function<void()> listener) { space_listener_ = std::move(listener); }
+
+protected:
+    virtual void do_push(OutgoingFrame f) = 0;
+    virtual OutgoingFrame do_pop_for(phy::AlPa dest) = 0;
+
+private:
+    std::function<void()> head_listener_;
+    std::function<void()> space_listener_;
+};
+
+// The oldest frame for `dest` in an age-ordered list of frames, or end().
+inline std::deque<OutgoingFrame>::const_iterator oldest_for(const std::deque<OutgoingFrame>& frames, phy::AlPa dest)
+{
+    for (auto it = frames.begin(); it != frames.end(); ++it)
+        if (it->frame->destination == dest) return it;
+    return frames.end();
+}
+
+// Removes the oldest frame for `dest` from `frames` into `out`; false if there is none.
+inline bool take_oldest_for(std::deque<OutgoingFrame>& frames, phy::AlPa dest, OutgoingFrame& out)
+{
+    const auto it = oldest_for(frames, dest);
+    if (it == frames.end()) return false;
+    const auto pos = frames.begin() + (it - frames.cbegin());
+    out = std::move(*pos);
+    frames.erase(pos);
+    return true;
+}
+
+// Plain first-in first-out without a limit: frames leave in the order queued; while a circuit is
+// open the oldest frame for its destination goes next.
+class FifoTransmitQueue : public TransmitQueue {
+public:
+    bool can_push(FrameClass) const override { return true; }
+    bool empty() const override { return frames_.empty(); }
+    const OutgoingFrame* front() const override { return frames_.empty() ? nullptr : &frames_.front(); }
+    const OutgoingFrame* front_for(phy::AlPa dest) const override;
+
+protected:
+    void do_push(OutgoingFrame f) override { frames_.push_back(std::move(f)); }
+    OutgoingFrame do_pop_for(phy::AlPa dest) override;
+
+private:
+    std::deque<OutgoingFrame> frames_;
+};
+
+}  // namespace fcal::loop

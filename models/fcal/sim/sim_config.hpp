@@ -1,0 +1,204 @@
+#pragma once
+// The resolved, typed configuration the system builder works from. Built from the ParameterTable so
+// that defaults live in one place only: the members carry no defaults of their own, use
+// default_config() for the baseline. Members are named after their keys' last part, unit included
+// (cmd_exec_us is microseconds), so to_json() reads back as a configuration file.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fcal/controller/raid_layout.hpp"
+#include "fcal/controller/volume_controller.hpp"
+#include "fcal/disk/disk.hpp"
+#include "fcal/hba/command_first_queue.hpp"
+#include "fcal/hba/dma_engine.hpp"
+#include "fcal/host/erase_job.hpp"
+#include "fcal/host/workload.hpp"
+#include "fcal/phy/al_pa.hpp"
+#include "fcal/phy/line_rate.hpp"
+#include "fcal/sim/parameter_table.hpp"
+
+namespace fcal::sim {
+
+enum class WorkloadType { Closed, Open, Erase };
+enum class Schedule { Normal, Cmdf };  // docs/model.md, "Command-First"
+
+enum class CmdfImpl { Model, Rtl };
+
+// The HBA's own Command-First levels (cmdf.fifo, cmdf.arbitration, cmdf.preempt) and which
+// implementation of the transmit queue runs them.
+struct CmdfConfig : hba::CommandFirst {
+    CmdfImpl impl{};
+};
+
+// The Verilated RTL transmit queue (cmdf.impl=rtl).
+struct RtlConfig {
+    double clock_mhz{};
+    bool lockstep{};
+};
+
+// The names of hba::DmaPolicy and hba::CommandFifo are hba::to_string's.
+std::string to_string(WorkloadType type);      // "closed", "open"
+std::string to_string(Schedule schedule);      // "normal", "cmdf"
+std::string to_string(CmdfImpl impl);          // "model", "rtl"
+
+struct LoopConfig {
+    phy::LineRate rate{};
+    double baud_gbps{};           // the rate's standard baud unless loop.baud_gbps overrides it
+    unsigned nodes{};             // every L_Port on the loop, repeat-only ones included
+    double hop_m{};               // cable between neighbours (from loop.length_m / nodes when that is set)
+    unsigned port_delay_words{};
+    double propagation_ns_per_m{};
+    double ber{};          // bit error rate of every link
+    double al_time_us{};   // AL_TIME
+};
+
+// What the initiator and target HBAs have in common.
+struct HbaConfig {
+    bool fair{};
+    unsigned incoming_buffers{};
+    unsigned login_bb_credit{};
+    bool full_duplex{};
+    double circuit_hold_us{};  // the port's close timer
+    unsigned max_payload{};  // bytes
+    double cmd_exec_us{};
+    double dma_mbs{};  // 10^6 bytes per second
+    double dma_sched_us{};
+    double frame_proc_ns{};
+    double sft_us{};
+};
+
+struct InitiatorConfig : HbaConfig {
+    phy::AlPa al_pa{};
+    double xfer_rdy_us{};
+    hba::DmaPolicy dma_policy{};
+    unsigned max_outstanding{};
+    double task_set_full_retry_us{};
+    double exchange_timeout_ms{};
+    double abts_timeout_ms{};
+    unsigned tx_fifo_frames{};
+    unsigned cmd_fifo_frames{};
+};
+
+struct TargetConfig : HbaConfig {
+    double rsp_gen_us{};
+    std::uint64_t burst_bytes{};  // 0 = the whole transfer
+    double data_timeout_ms{};
+};
+
+struct DriverConfig {
+    double arrival_us{};
+    double completion_us{};
+    unsigned retries{};
+};
+
+struct DiskConfig {
+    unsigned count{};
+    double access_ms{};
+    double rate_mbs{};  // 10^6 bytes per second
+    unsigned queue_slots{};
+    disk::DiskModel model{};
+    disk::AccessDist access_dist{};
+    // Zoned model.
+    double rpm{};
+    unsigned cylinders{};
+    unsigned heads{};
+    std::uint32_t sector_bytes{};
+    double sector_time_inner_ms{}, sector_time_outer_ms{};
+    double seek_read_min_ms{}, seek_read_max_ms{};
+    double seek_write_min_ms{}, seek_write_max_ms{};
+    disk::PositioningMode positioning{};
+    disk::Scheduler scheduler{};
+    bool write_cache{};
+    unsigned buffer_kib{};
+    double buffer_full_ratio{};
+    double command_overhead_us{};
+    double capacity_gb{};  // fixed model: 0 = no capacity
+};
+
+// workload.type=erase (docs/model.md, "Erasure").
+struct EraseConfig {
+    host::EraseCommand command{};
+    host::EraseStrategy strategy{};
+    bool tl_by_disk_count{};          // erase.tl_policy
+    std::uint32_t transfer_blocks{};  // resolved: erase.transfer_blocks, or 4096 / disks as a power of two
+    std::uint32_t same_blocks{};
+    unsigned disks{};                 // the first this many disks
+};
+
+
+struct WorkloadConfig {
+    WorkloadType type{};
+    host::LbaPattern lba{};
+    unsigned queue_depth{};  // per disk
+    std::uint64_t io_size{};  // bytes
+    double read_fraction{};
+    double rate_iops{};  // open workload only; 0 for closed
+    std::uint64_t io_size_max{};  // bytes; 0: every I/O io_size, else uniform in whole blocks up to this
+    std::uint64_t span_bytes{};   // 0: the whole disk or volume, else its first span_bytes
+    std::uint64_t measured_ios{};
+    std::uint64_t warmup_ios{};  // also the cool-down left out at the end
+    std::uint64_t seed{};
+};
+
+// The LBA unit of volumes and disks.
+constexpr std::uint32_t kVolumeBlockBytes = 512;
+
+enum class Transport { Loop, Ideal };  // docs/model.md, "The ideal transport"
+std::string to_string(Transport transport);  // "loop", "ideal"
+std::string to_string(host::LbaPattern pattern);  // "random", "sequential"
+
+// The storage controller's volume (docs/model.md, "The storage controller: volumes and RAID").
+struct VolumeConfig {
+    controller::RaidLevel raid{};  // none: each disk its own volume, no controller layer
+    std::uint64_t stripe_kib{};
+    controller::SplitMerge split_merge{};
+    bool decode{};  // DECODE write load balancing (raid0 only)
+};
+
+// DECODE's layout and policy (docs/model.md, "DECODE"). free_fraction also applies with
+// volume.decode=false: conventional striping over the same layout.
+struct DecodeConfig {
+    unsigned area_units{};
+    double threshold{};
+    bool own_write{};
+    double free_fraction{};  // 0: no DECODE layout (plain RAID 0) unless volume.decode
+};
+
+struct SimConfig {
+    LoopConfig loop;
+    InitiatorConfig initiator;
+    TargetConfig target;
+    DriverConfig driver;
+    DiskConfig disk;
+    std::vector<DiskConfig> disks;  // each disk's, disk.<i>.* overrides applied (disk.count entries)
+    WorkloadConfig workload;
+    EraseConfig erase;
+    VolumeConfig volume;
+    DecodeConfig decode;
+    Transport transport{};
+    Schedule schedule{};
+    CmdfConfig cmdf;  // resolved: the schedule's preset with explicit cmdf.* keys applied
+    RtlConfig rtl;
+    double time_limit_s{};  // simulated seconds
+};
+
+// Resolves derived defaults and checks the rules that involve more than one key; throws ConfigError
+// naming the key at fault.
+SimConfig build_config(const ParameterTable& table);
+SimConfig default_config();  // build_config(fcal_parameters())
+
+// The disk model's own parameters for disk `index` (its random stream is seeded from workload.seed
+// and the index).
+disk::DiskParams disk_params(const SimConfig& config, unsigned index);
+
+// Every resolved value, nested by key ({"loop":{"speed":"2GFC",...},...}); loads back as a
+// configuration file giving the same SimConfig.
+nlohmann::json to_json(const SimConfig& config);
+
+// The unit of the LBAs the host and the CDBs count in: a zoned disk's sector, else kVolumeBlockBytes.
+std::uint32_t lba_block_bytes(const SimConfig& config);
+
+}  // namespace fcal::sim
