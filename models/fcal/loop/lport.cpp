@@ -195,13 +195,8 @@ void LPort::truncate_after(const sc_time& cutoff)
 // the folded ports of its span and from the ports downstream.
 void LPort::withdraw_after(const sc_time& t)
 {
-    if (span_size_ > 0) {
-        log_.truncate_after(t);
-        for (LPort* r = next_; r != downstream_; r = r->next_) {
-            r->in_.truncate_after(t + r->offset_);
-            r->source_pos_ = std::min(r->source_pos_, log_.end());
-        }
-    }
+    if (!log_.empty()) log_.truncate_after(t);  // also for readers that have moved on
+    for (LPort* r = next_; r != downstream_; r = r->next_) r->clip_input_after(t + r->offset_);
     downstream_->truncate_after(t + hop_delay_);
 }
 
@@ -249,14 +244,10 @@ void LPort::try_fold()
 void LPort::fold()
 {
     LPort* const up = upstream_;
-    // The folded ports behind this one read the upstream port's log from now on.
-    for (LPort* r = next_; r != downstream_; r = r->next_) {
-        r->detach_from_source();
-        r->source_ = up;
-        r->source_pos_ = up->log_.end();
-        r->offset_ += up->hop_delay_;
-    }
-    log_.clear();
+    // The folded ports behind this one read the upstream port's log from now on (after what they
+    // still have to read of this one's).
+    for (LPort* r = next_; r != downstream_; r = r->next_) r->switch_source(up, r->offset_ + up->hop_delay_);
+    log_.clear();  // but what they have still to read
     compact_at_ = kCompactEntries;
     // Its own input: what its EdgeLink holds (passed through already), then the upstream port's log.
     source_ = up;
@@ -278,14 +269,9 @@ void LPort::fold()
 void LPort::rejoin()
 {
     LPort* const up = source_;
-    detach_from_source();
+    materialize();
     // The folded ports behind this one read this port's log from now on.
-    for (LPort* r = next_; r != up->downstream_; r = r->next_) {
-        r->detach_from_source();
-        r->source_ = this;
-        r->source_pos_ = log_.end();
-        r->offset_ -= offset_;
-    }
+    for (LPort* r = next_; r != up->downstream_; r = r->next_) r->switch_source(this, r->offset_ - offset_);
     downstream_ = up->downstream_;
     hop_delay_ = up->hop_delay_ - offset_;
     downstream_->upstream_ = this;
@@ -328,11 +314,11 @@ void LPort::wake_in_span(const Word& w)
     }
 }
 
-// What reaches this folded port of a word its source sent: its fill word replaced by the arbitrating
-// ports before it.
-Word LPort::as_received(const Word& w) const
+// What reaches this folded port of a word a source sent: its fill word replaced by the arbitrating
+// ports before it (the highest-priority of them: `arb_before`).
+Word LPort::as_received(const Word& w, phy::AlPa arb_before) const
 {
-    return w.is_fill() && arb_before_ != kNoArbitrator ? arbitrating_fill(w, arb_before_) : w;
+    return w.is_fill() && arb_before != kNoArbitrator ? arbitrating_fill(w, arb_before) : w;
 }
 
 // What this folded port transmits for a word it receives.
@@ -341,53 +327,104 @@ Word LPort::as_sent(const Word& w) const
     return w.is_fill() && routine_ == Lpsm::Routine::ReplacesFill ? arbitrating_fill(w, al_pa()) : w;
 }
 
-// What has reached this folded port from its source's log by `now` and it has not taken note of:
-// the run [source_pos_, end) of the log, as it received it.
-std::optional<RepeatedRun> LPort::arrived_run(const sc_time& now, OutputLog::Seq& end) const
+// What has reached this folded port by `now` of the entries [from, to) of `f`'s log, as it received
+// them; `end` becomes the first entry still on its way (or `to`).
+std::optional<RepeatedRun> LPort::arrived(const Feed& f, OutputLog::Seq to, const sc_time& now, OutputLog::Seq& end) const
 {
-    end = source_pos_;
-    if (in_.arrives_after(now)) return std::nullopt;  // what comes from the log arrives after these
-    const OutputLog& log = source_->log_;
-    end = log.first_after(source_pos_, offset_, now);
-    if (end == source_pos_) return std::nullopt;
-    RepeatedRun run = log.run(source_pos_, end, tx_word_, offset_);
-    run.words.last = as_received(run.words.last);
-    if (run.words.last_fill) run.words.last_fill = as_received(*run.words.last_fill);
-    run.words.idle = run.words.idle && arb_before_ == kNoArbitrator;
+    const OutputLog& log = f.owner->log_;
+    end = log.first_after(f.pos, to, f.offset, now);
+    auto run = log.run(f.pos, end, tx_word_, f.offset);
+    if (!run) return run;
+    run->words.last = as_received(run->words.last, f.arb_before);
+    if (run->words.last_fill) run->words.last_fill = as_received(*run->words.last_fill, f.arb_before);
+    run->words.idle = run->words.idle && f.arb_before == kNoArbitrator;
     return run;
 }
 
-// A folded port takes note of what has reached it by now.
+// A folded port takes note of what has reached it by now: from its EdgeLink, from the logs of the
+// sources it had before (each stretch it has read to the end is let go), and from its source's.
 void LPort::settle()
 {
     const sc_time now = sc_time_stamp();
     in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
-    OutputLog::Seq end = 0;
-    if (const auto run = arrived_run(now, end)) {
-        catch_up(*run);
-        source_pos_ = end;
+    if (in_.arrives_after(now)) return;  // what comes from the logs arrives after these
+    while (!feeds_.empty()) {
+        Feed& f = feeds_.front();
+        OutputLog::Seq end = 0;
+        if (const auto run = arrived(f, f.end, now, end)) catch_up(*run);
+        f.owner->log_.repin(f.pos, end);
+        f.pos = end;
+        if (end != f.end) return;  // the rest is on its way
+        let_go(f);
+        feeds_.erase(feeds_.begin());
     }
+    OutputLog::Seq end = 0;
+    const Feed live{source_, source_pos_, 0, offset_, arb_before_};
+    if (const auto run = arrived(live, source_->log_.end(), now, end)) catch_up(*run);
+    source_pos_ = end;
 }
 
-// The folded port's source changes: what has reached it is taken note of, and what is still on its
-// way from the old source is kept as changes passed through, as the fast path would have them.
-void LPort::detach_from_source()
+// A stretch of an old source's log is read: unpin it, and let the log go if nobody reads it now.
+void LPort::let_go(const Feed& f)
+{
+    f.owner->log_.unpin(f.pos);
+    if (f.owner->folded_ || f.owner->span_size_ == 0) f.owner->log_.clear();
+}
+
+// The folded port's source changes: what it has still to read of the old one's log stays pinned
+// there, read before the new one's (too many such stretches: all it has still to read becomes
+// changes passed through, as the fast path would have them).
+void LPort::switch_source(LPort* to, const sc_time& offset)
+{
+    if (source_pos_ < source_->log_.end()) {
+        if (feeds_.size() == kMaxFeeds) {
+            materialize();
+        } else {
+            feeds_.push_back({source_, source_pos_, source_->log_.end(), offset_, arb_before_});
+            source_->log_.pin(source_pos_);
+        }
+    }
+    source_ = to;
+    source_pos_ = to->log_.end();
+    offset_ = offset;
+}
+
+// Everything this folded port has still to read becomes changes in its EdgeLink: what has reached
+// it is taken note of, what is on its way is kept as changes passed through.
+void LPort::materialize()
 {
     settle();
-    const OutputLog& log = source_->log_;
-    for (OutputLog::Seq i = source_pos_; i < log.end(); ++i) {
-        const Word in = as_received(log[i].word);
+    for (const Feed& f : feeds_) {
+        pass_in_flight(f, f.end);
+        let_go(f);
+    }
+    feeds_.clear();
+    pass_in_flight({source_, source_pos_, 0, offset_, arb_before_}, source_->log_.end());
+    source_pos_ = source_->log_.end();
+}
+
+// The entries [f.pos, to) of `f`'s log as changes this folded port passed through.
+void LPort::pass_in_flight(const Feed& f, OutputLog::Seq to)
+{
+    f.owner->log_.for_each(f.pos, to, [&](const OutputLog::Entry& e) {
+        const Word in = as_received(e.word, f.arb_before);
         const Word* last_in = in_.last_word();
-        if (in.is_fill() && in == (last_in ? *last_in : lpsm_.last_received())) continue;  // no change here
-        const sc_time at = log[i].at + offset_;
+        if (in.is_fill() && in == (last_in ? *last_in : lpsm_.last_received())) return;  // no change here
+        const sc_time at = e.at + f.offset;
         if (routine_ == Lpsm::Routine::ReplacesFill && in.is_fill()) {
             const Word out = as_sent(in);
             in_.pass_replaced(at, in, out, out != last_sent());
         } else {
             in_.pass(at, in);
         }
-    }
-    source_pos_ = log.end();
+    });
+}
+
+// Changes this folded port would receive after `cutoff` were withdrawn upstream.
+void LPort::clip_input_after(const sc_time& cutoff)
+{
+    in_.truncate_after(cutoff);
+    for (Feed& f : feeds_) f.end = f.owner->log_.first_after(f.pos, f.end, f.offset, cutoff);
 }
 
 // The folded ports of the span take note of what has reached them; the log keeps only the rest.
@@ -411,16 +448,42 @@ void LPort::catch_up(const RepeatedRun& run)
     tx_since_ = run.last_at;
 }
 
+// What has reached this folded port since it last took note: `f(what it transmits after it, or
+// nothing if that did not change; an IDLE among it)` for each change or run of it, oldest first.
+template <class F>
+void LPort::for_each_arrived(F&& f) const
+{
+    const sc_time now = sc_time_stamp();
+    bool later = false;
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (c.at > now)
+            later = true;
+        else
+            f(c.changes_output ? &c.output() : nullptr, c.word.kind == WordKind::Idle);
+    });
+    for (const Feed& feed : feeds_) {
+        if (later) return;
+        OutputLog::Seq end = 0;
+        if (const auto run = arrived(feed, feed.end, now, end)) {
+            const Word out = as_sent(run->words.last);
+            f(&out, run->words.idle);
+        }
+        later = end != feed.end;
+    }
+    if (later) return;
+    OutputLog::Seq end = 0;
+    if (const auto run = arrived({source_, source_pos_, 0, offset_, arb_before_}, source_->log_.end(), now, end)) {
+        const Word out = as_sent(run->words.last);
+        f(&out, run->words.idle);
+    }
+}
+
 bool LPort::access() const
 {
     if (lpsm_.access() || !folded_) return lpsm_.access();
-    // What reached the folded port since it last took note.
-    const sc_time now = sc_time_stamp();
     bool idle = false;
-    in_.for_each([&](const EdgeLink::Change& c) { idle = idle || (c.at <= now && c.word.kind == WordKind::Idle); });
-    OutputLog::Seq end = 0;
-    const auto run = arrived_run(now, end);
-    return idle || (run && run->words.idle);
+    for_each_arrived([&](const Word*, bool idle_among) { idle = idle || idle_among; });
+    return idle;
 }
 
 PortStats LPort::stats() const
@@ -435,13 +498,10 @@ Word LPort::transmitting() const
 {
     if (planned_ && sc_time_stamp() > tx_end_) return planned_fill_;
     if (!folded_) return tx_word_;
-    const sc_time now = sc_time_stamp();
     Word w = tx_word_;
-    in_.for_each([&](const EdgeLink::Change& c) {
-        if (c.at <= now && c.changes_output) w = c.output();
+    for_each_arrived([&](const Word* out, bool) {
+        if (out) w = *out;
     });
-    OutputLog::Seq end = 0;
-    if (const auto run = arrived_run(now, end)) w = as_sent(run->words.last);
     return w;
 }
 

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 #include <systemc>
 
 #include "fcal/loop/edge_link.hpp"
@@ -152,11 +153,18 @@ private:
     void rejoin();
     void survey_span();
     void wake_in_span(const Word& w);
-    Word as_received(const Word& w) const;
+    struct Feed;
+    Word as_received(const Word& w, phy::AlPa arb_before) const;
     Word as_sent(const Word& w) const;
-    std::optional<RepeatedRun> arrived_run(const sc_core::sc_time& now, OutputLog::Seq& end) const;
+    std::optional<RepeatedRun> arrived(const Feed& f, OutputLog::Seq to, const sc_core::sc_time& now, OutputLog::Seq& end) const;
+    template <class F>
+    void for_each_arrived(F&& f) const;
     void settle();
-    void detach_from_source();
+    void let_go(const Feed& f);
+    void switch_source(LPort* to, const sc_core::sc_time& offset);
+    void materialize();
+    void pass_in_flight(const Feed& f, OutputLog::Seq to);
+    void clip_input_after(const sc_core::sc_time& cutoff);
     void compact_log();
     void arm_rx_event();
     bool may_wait(const sc_core::sc_time& arrival, const Word& word) const;
@@ -190,7 +198,7 @@ private:
     // Active: what it sent downstream, for the folded ports up to downstream_ (its span), whose
     // AL_PAs are marked in span_: the highest-priority arbitrating one (span_best_) and the first
     // one an IDLE would wake. The log is compacted once it holds compact_at_ entries.
-    static constexpr std::size_t kCompactEntries = 64;
+    static constexpr std::size_t kCompactEntries = 256;
     static constexpr phy::AlPa kNoArbitrator = 0xFF;  // below every AL_PA in priority
     OutputLog log_;
     std::bitset<256> span_;
@@ -206,6 +214,16 @@ private:
     OutputLog::Seq source_pos_ = 0;
     sc_core::sc_time offset_;
     phy::AlPa arb_before_ = kNoArbitrator;
+    // Before that, stretches of the logs of the sources it had before, which it has still to read
+    // (pinned there), oldest first: a change of source costs no reading then.
+    struct Feed {
+        LPort* owner;
+        OutputLog::Seq pos, end;
+        sc_core::sc_time offset;
+        phy::AlPa arb_before;
+    };
+    static constexpr std::size_t kMaxFeeds = 2;
+    std::vector<Feed> feeds_;
     PortUser* user_ = nullptr;
     std::unique_ptr<TransmitQueue> queue_;
     Lpsm lpsm_;

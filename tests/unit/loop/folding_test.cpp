@@ -284,22 +284,39 @@ TEST_CASE("folding: the output log sums up any run as a walk over its words does
     const auto pool = word_pool(true);
     for (int trial = 0; trial < 300; ++trial) {
         loop::OutputLog log;
-        std::vector<std::pair<sc_time, Word>> words;
+        // The words as logged, with their numbers; some taken back on the way (recalled), which
+        // leaves a gap in the numbers.
+        struct Logged {
+            sc_time at;
+            Word word;
+            loop::OutputLog::Seq seq;
+        };
+        std::vector<Logged> words;
         sc_time t(5, SC_NS);
         const std::size_t n = 1 + rng() % 40;
         for (std::size_t i = 0; i < n; ++i) {
             t += sc_time(static_cast<double>(rng() % 3), SC_NS);  // same instants too
             const Word w = pool[rng() % pool.size()];
+            words.push_back({t, w, log.end()});
             log.push(t, w);
-            words.push_back({t, w});
+            if (rng() % 10 == 0 && words.size() > 1) {
+                const sc_time cutoff = words[words.size() - 2].at;
+                log.truncate_after(cutoff);
+                while (!words.empty() && words.back().at > cutoff) words.pop_back();
+                t = cutoff;
+            }
         }
-        const std::size_t dropped = rng() % n;
-        log.drop_before(log.begin() + dropped);
-        const std::size_t from = dropped + rng() % (n - dropped);
-        const std::size_t to = from + 1 + rng() % (n - from);
+        if (words.empty()) continue;
+        const std::size_t m = words.size();
+        const std::size_t dropped = rng() % m;
+        log.drop_before(words[dropped].seq);
+        const std::size_t from = dropped + rng() % (m - dropped);
+        const std::size_t to = from + 1 + rng() % (m - from);
+        const loop::OutputLog::Seq to_seq = to < m ? words[to].seq : log.end();
         const Word before = pool[rng() % pool.size()];
         const sc_time offset(static_cast<double>(rng() % 100), SC_NS);
-        const auto run = log.run(from, to, before, offset);
+        const auto run = log.run(words[from].seq, to_seq, before, offset);
+        REQUIRE(run);
 
         // The walk: each word ends when the next one starts.
         std::optional<Word> last_fill;
@@ -307,30 +324,43 @@ TEST_CASE("folding: the output log sums up any run as a walk over its words does
         std::optional<sc_time> nonfill_end, frame_end;
         Word on = before;
         for (std::size_t i = from; i < to; ++i) {
-            const auto& [at, w] = words[i];
-            if (!on.is_fill()) nonfill_end = at + offset;
-            if (on.kind == loop::WordKind::Frame) frame_end = at + offset;
-            on = w;
-            if (w.is_fill()) last_fill = w;
-            idle = idle || w.kind == loop::WordKind::Idle;
+            const Logged& l = words[i];
+            if (!on.is_fill()) nonfill_end = l.at + offset;
+            if (on.kind == loop::WordKind::Frame) frame_end = l.at + offset;
+            on = l.word;
+            if (l.word.is_fill()) last_fill = l.word;
+            idle = idle || l.word.kind == loop::WordKind::Idle;
         }
         INFO("trial " << trial);
-        CHECK(run.words.last == words[to - 1].second);
-        CHECK(run.last_at == words[to - 1].first + offset);
-        CHECK(run.words.last_fill == last_fill);
-        CHECK(run.words.idle == idle);
-        CHECK(run.primitive_or_frame_end == nonfill_end);
-        CHECK(run.frame_end == frame_end);
+        CHECK(run->words.last == words[to - 1].word);
+        CHECK(run->last_at == words[to - 1].at + offset);
+        CHECK(run->words.last_fill == last_fill);
+        CHECK(run->words.idle == idle);
+        CHECK(run->primitive_or_frame_end == nonfill_end);
+        CHECK(run->frame_end == frame_end);
 
         // What has reached a point `offset` downstream by some instant: everything up to it.
-        const sc_time now = words[from].first + offset + sc_time(static_cast<double>(rng() % 20), SC_NS);
-        const auto first = log.first_after(from, offset, now);
-        for (std::size_t i = from; i < n; ++i) CHECK((words[i].first + offset > now) == (i >= first));
-        // Recalled entries leave the log.
-        const sc_time cutoff = words[from].first;
-        log.truncate_after(cutoff);
-        CHECK(log.end() >= from + 1);
-        for (auto s = log.begin(); s < log.end(); ++s) CHECK(log[s].at <= cutoff);
+        const sc_time now = words[from].at + offset + sc_time(static_cast<double>(rng() % 20), SC_NS);
+        const auto first = log.first_after(words[from].seq, log.end(), offset, now);
+        for (std::size_t i = from; i < m; ++i) CHECK((words[i].at + offset > now) == (words[i].seq >= first));
+        // Entries recalled leave the log, and their numbers are never given again: a reader pinned
+        // before them finds only what it had.
+        const loop::OutputLog::Seq end_before = log.end();
+        log.pin(words[from].seq);
+        log.truncate_after(words[from].at);
+        log.push(words[from].at + sc_time(1, SC_NS), Word::cls());
+        CHECK(log.end() == end_before + 1);
+        log.drop_before(log.end());
+        CHECK(log.begin() == words[from].seq);  // the pinned entry stays
+        std::size_t read = 0;
+        log.for_each(words[from].seq, end_before, [&](const loop::OutputLog::Entry& e) {
+            CHECK(e.at <= words[from].at);
+            ++read;
+        });
+        CHECK(read >= 1);
+        log.unpin(words[from].seq);
+        log.drop_before(log.end());
+        CHECK(log.empty());
     }
 }
 
