@@ -48,7 +48,7 @@ std::optional<sc_time> EdgeLink::first_waiting() const
 {
     if (to_process_ == at_arrival_) return std::nullopt;
     for (std::size_t i = 0; i < size_; ++i)
-        if (at(i).waits && at(i).word.kind != WordKind::Frame) return at(i).at;
+        if (at(i).waits && at(i).word.kind == WordKind::RRdy) return at(i).at;
     return std::nullopt;
 }
 
@@ -56,7 +56,7 @@ std::optional<sc_time> EdgeLink::last_waiting() const
 {
     if (to_process_ == at_arrival_) return std::nullopt;
     for (std::size_t i = size_; i-- > 0;)
-        if (at(i).waits && at(i).word.kind != WordKind::Frame) return at(i).at;
+        if (at(i).waits && at(i).word.kind == WordKind::RRdy) return at(i).at;
     return std::nullopt;
 }
 

@@ -92,8 +92,8 @@ public:
     }
     // When the next change to process at its arrival arrives.
     std::optional<sc_core::sc_time> next_to_process() const;
-    // When the first and the last waiting change arrive, frames aside (the word after a frame,
-    // which completes it, never waits).
+    // When the first and the last waiting R_RDY arrive (the R_RDYs a port receives are counted: it
+    // must take them by the time they arrive).
     std::optional<sc_core::sc_time> first_waiting() const;
     std::optional<sc_core::sc_time> last_waiting() const;
     // Changes passed through that arrive after `now` become changes to process; true if any did.

@@ -132,8 +132,9 @@ bool LPort::may_wait(const sc_time& arrival, const Word& word) const
     });
     const bool completes_frame = last ? last->kind == WordKind::Frame : lpsm_.receiving_frame();
     if (alters_state || completes_frame || !lpsm_.may_wait(word, last_fill)) return false;
-    // A frame's own effect waits for the word that completes it, which comes in time.
-    return word.kind == WordKind::Frame || (wake_at_ && arrival <= *wake_at_);
+    // A frame's effect waits for the word that completes it, which comes in time; a fill word's only
+    // for the port's next decision. An R_RDY is counted: the port must run by the time it arrives.
+    return word.kind != WordKind::RRdy || (wake_at_ && arrival <= *wake_at_);
 }
 
 // The port's process runs at `t` (or earlier: an earlier notification wins).
