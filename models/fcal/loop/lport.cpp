@@ -7,13 +7,11 @@ namespace fcal::loop {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-std::uint64_t LPort::activations_ = 0;
-std::uint64_t LPort::same_instant_limit_ = LPort::kDefaultSameInstantLimit;
 
 LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::LinkTiming& timing,
-             const LoopDirectory& directory)
+             const LoopDirectory& directory, LoopActivity& activity)
     : sc_module(name), cfg_(config), timing_(timing), word_(timing.word_time()),
-      circuit_hold_(config.circuit_hold_s, sc_core::SC_SEC), directory_(directory),
+      circuit_hold_(config.circuit_hold_s, sc_core::SC_SEC), directory_(directory), activity_(activity),
       queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing)
 {
     SC_METHOD(step);
@@ -546,7 +544,7 @@ void LPort::kick() { kick_event_.notify(sc_core::SC_ZERO_TIME); }
 
 void LPort::step()
 {
-    ++activations_;
+    activity_.ran();
     if (folded_) return;  // an event of before it folded: a port that only repeats has nothing to do
     const sc_time now = sc_time_stamp();
     guard_against_livelock(now);
@@ -732,7 +730,7 @@ void LPort::guard_against_livelock(const sc_time& now)
         steps_at_instant_ = 0;
         return;
     }
-    if (++steps_at_instant_ <= same_instant_limit_) return;
+    if (++steps_at_instant_ <= activity_.same_instant_limit()) return;
     SC_REPORT_ERROR("fcal/loop", (std::string(name()) + ": internal error: livelock: " + std::to_string(steps_at_instant_) +
                                   " activations at " + now.to_string() + " without simulated time advancing")
                                      .c_str());

@@ -47,6 +47,7 @@
 #include <systemc>
 
 #include "fcal/loop/edge_link.hpp"
+#include "fcal/loop/loop_activity.hpp"
 #include "fcal/loop/lpsm.hpp"
 #include "fcal/loop/output_log.hpp"
 #include "fcal/loop/port_config.hpp"
@@ -66,7 +67,7 @@ class LPort : public sc_core::sc_module, private LpsmObserver {
 public:
     SC_HAS_PROCESS(LPort);
     LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::LinkTiming& timing,
-          const LoopDirectory& directory);
+          const LoopDirectory& directory, LoopActivity& activity);
 
     // Wiring, done by Loop: the next L_Port on the ring and the delay to its output stage.
     void connect(LPort& downstream, const sc_core::sc_time& hop_delay);
@@ -119,14 +120,6 @@ public:
         observed_ = watcher_ != nullptr || vcd_ != nullptr;
     }
     void trace(sc_core::sc_trace_file* tf);
-    // Process activations of all ports since the start (the benchmark's events per frame).
-    static std::uint64_t activations() { return activations_; }
-    // The livelock guard: a port activated more than this many times in one simulated instant ends
-    // the simulation with an internal error instead of hanging (docs/model.md, "The loop: the
-    // livelock guard"). Tests lower it; the default is far above any legitimate count.
-    static constexpr std::uint64_t kDefaultSameInstantLimit = 1000000;
-    static void set_same_instant_limit(std::uint64_t limit) { same_instant_limit_ = limit; }
-
 private:
     void listen_to_queue();
     void step();
@@ -187,6 +180,7 @@ private:
     sc_core::sc_time word_;
     sc_core::sc_time circuit_hold_;
     const LoopDirectory& directory_;
+    LoopActivity& activity_;  // shared by the loop's ports
     // The chain: the next active port and the delay to its output stage, and the active port before
     // this one (while this one is active).
     LPort* downstream_ = nullptr;
@@ -255,7 +249,6 @@ private:
     std::unique_ptr<PortVcd> vcd_;
     bool observed_ = false;  // watched or traced: every change takes the full path
 
-    static std::uint64_t activations_;
 
     // Faults: hit words in what the port consumes (words_hit_: the random ones or a test's), fill
     // words hit on the links to the next port (counted there), and the AL_TIME watch.
@@ -272,7 +265,6 @@ private:
     // The livelock guard.
     sc_core::sc_time last_step_at_;
     std::uint64_t steps_at_instant_ = 0;
-    static std::uint64_t same_instant_limit_;
 };
 
 }  // namespace fcal::loop

@@ -430,7 +430,7 @@ nlohmann::json StorageSystem::results() const
     std::uint64_t frames = 0;
     if (loop_)
         for (std::size_t i = 0; i < loop_->port_count(); ++i) frames += loop_->port(i).stats().frames_sent;
-    j["kernel"] = {{"port_activations", loop::LPort::activations()}, {"frames_sent", frames}};
+    j["kernel"] = {{"port_activations", loop_ ? loop_->activations() : 0}, {"frames_sent", frames}};
     if (volume_) {
         // Over the whole run: the member commands and the RAID 5 write shapes.
         j["volume"] = {{"member_ios", volume_->member_ios()},
