@@ -2,12 +2,16 @@
 // layer can be checked against the standard's tables without building a loop.
 //
 // Exit codes: 0 success, 1 `decode` found code violations or disparity errors, 2 usage or input
-// errors (including every CLI11 parse error; --help exits 0).
+// errors (including every CLI11 parse error, and standard input that cannot be read; --help exits
+// 0), 6 standard output could not be written (as fcal-sim's 6).
 //
-// A plain main linked with the SystemC-free fcal_phy_core only: no SystemC kernel, no banner.
+// A plain main linked with the SystemC-free fcal_phy_core (and the SystemC-free message text of
+// fcal/sim/user_text.hpp) only: no SystemC kernel, no banner.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -16,6 +20,7 @@
 #include "fcal/phy/al_pa.hpp"
 #include "fcal/phy/encoding_8b10b.hpp"
 #include "fcal/phy/ordered_set.hpp"
+#include "fcal/sim/user_text.hpp"
 
 namespace {
 
@@ -24,6 +29,7 @@ using namespace fcal::phy;
 constexpr int kExitClean = 0;
 constexpr int kExitErrorsFound = 1;
 constexpr int kExitUsage = 2;
+constexpr int kExitWriteError = 6;
 
 const char* const kProgram = "fcal-codec";
 const std::vector<std::string> kSubcommands = {"table", "encode", "decode", "al-pa"};
@@ -35,10 +41,20 @@ std::string hex_byte(std::uint8_t b)
     return buf;
 }
 
+// Messages quote what the user gave: escaped, so no control byte reaches the terminal.
 int usage_error(const std::string& message)
 {
-    std::cerr << kProgram << ": " << message << '\n';
+    std::cerr << kProgram << ": " << fcal::sim::escape_controls(message) << '\n';
     return kExitUsage;
+}
+
+// Standard output, flushed and checked (a full disk behind a redirection is not success).
+int finish_output(int code)
+{
+    std::cout.flush();
+    if (std::cout.good()) return code;
+    std::cerr << kProgram << ": standard output: cannot write (" << std::strerror(errno) << ")\n";
+    return kExitWriteError;
 }
 
 int run_table()
@@ -63,7 +79,7 @@ int run_encode(const std::string& rd_text, const std::vector<std::string>& names
     try {
         for (const auto& n : names) sets.push_back(OrderedSet::parse(n));
     } catch (const std::invalid_argument& e) {
-        return usage_error(std::string("encode: ") + e.what());
+        return usage_error(std::string("encode: ") + fcal::sim::shortened(e.what(), 200));
     }
     Disparity rd = parse_disparity(rd_text);
     for (const auto& set : sets) {
@@ -87,10 +103,12 @@ int run_decode(const std::string& rd_text)
         try {
             codes.push_back(code_from_string(token));
         } catch (const std::invalid_argument&) {
-            return usage_error("decode: token '" + token + "' at position " + std::to_string(codes.size()) +
+            return usage_error("decode: token '" + fcal::sim::shortened(token, 40) + "' at position " + std::to_string(codes.size()) +
                                " is not a 10-bit binary code (ten 0/1 digits, first transmitted bit leftmost)");
         }
     }
+    // A read error (standard input a directory) is not the end of the input.
+    if (std::cin.bad() || std::ferror(stdin)) return usage_error(std::string("decode: cannot read standard input (") + std::strerror(errno) + ")");
 
     Disparity rd = parse_disparity(rd_text);
     std::vector<Decoded> decoded;
@@ -186,21 +204,21 @@ int main(int argc, char* argv[])
         const std::string word = argv[1];
         bool known = false;
         for (const auto& s : kSubcommands) known = known || s == word;
-        if (!known) return usage_error("unknown subcommand '" + word + "' (expected table, encode, decode or al-pa; see --help)");
+        if (!known) return usage_error("unknown subcommand '" + fcal::sim::shortened(word) + "' (expected table, encode, decode or al-pa; see --help)");
     }
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help
-        return usage_error(one_line(e.what()) + " (see --help)");
+        return usage_error(fcal::sim::shortened(one_line(e.what()), 300) + " (see --help)");
     }
 
     try {
-        if (*table) return run_table();
-        if (*enc) return run_encode(encode_rd, names);
-        if (*dec) return run_decode(decode_rd);
-        if (*al_pa) return run_al_pa();
+        if (*table) return finish_output(run_table());
+        if (*enc) return finish_output(run_encode(encode_rd, names));
+        if (*dec) return finish_output(run_decode(decode_rd));
+        if (*al_pa) return finish_output(run_al_pa());
     } catch (const std::exception& e) {
         std::cerr << kProgram << ": internal error: " << e.what() << '\n';
         return kExitUsage;

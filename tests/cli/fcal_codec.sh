@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fcal-codec's command-line contract: output formats and exit codes 0 / 1 / 2.
+# fcal-codec's command-line contract: output formats and exit codes 0 / 1 / 2 / 6.
 # Usage: fcal_codec.sh <bin dir>
 set -euo pipefail
 
@@ -152,5 +152,41 @@ expect_one_line_error "no subcommand"
 run table --bogus
 expect_rc 2 "unknown option"
 expect_one_line_error "unknown option"
+
+# --- issue 18: input that cannot be read, output that cannot be written, hostile tokens
+# A read error is not empty input (standard input a directory used to give "characters 0", exit 0).
+set +e
+"$codec" decode <"$tmp" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+expect_rc 2 "decode < a directory"
+expect_one_line_error "decode < a directory"
+grep -q "cannot read standard input" "$tmp/err" || fail "decode < a directory: $(cat "$tmp/err")"
+# Standard output that cannot be written: exit 6 with a line naming it (all used to exit 0).
+for sub in table al-pa "encode IDLE" decode; do
+    set +e
+    printf '%s\n' "$idle_minus" | "$codec" $sub >/dev/full 2>"$tmp/err"
+    rc=$?
+    set -e
+    expect_rc 6 "$sub > /dev/full"
+    grep -q "standard output: cannot write" "$tmp/err" || fail "$sub > /dev/full: $(cat "$tmp/err")"
+done
+# A 3 MB bad token is cut; control bytes in it or in a name are escaped, never sent to the terminal.
+set +e
+head -c 3000000 /dev/zero | tr '\0' '1' | "$codec" decode >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+expect_rc 2 "decode a 3 MB token"
+expect_one_line_error "decode a 3 MB token"
+[[ $(wc -c <"$tmp/err") -lt 300 ]] || fail "decode a 3 MB token: a $(wc -c <"$tmp/err")-byte message"
+grep -q "(3000000 bytes)" "$tmp/err" || fail "decode a 3 MB token: its size is not named: $(head -c 300 "$tmp/err")"
+run_stdin "$(printf '0101010101 \033[2J1')" decode
+expect_rc 2 "decode a token with ESC"
+grep -qF '\u001b[2J1' "$tmp/err" || fail "decode: ESC not escaped: $(cat -v "$tmp/err")"
+run encode "$(printf 'IDLE\007')"
+grep -qF 'IDLE\u0007' "$tmp/err" || fail "encode: BEL not escaped: $(cat -v "$tmp/err")"
+run "$(printf 'tab\033le')"
+grep -qF 'tab\u001ble' "$tmp/err" || fail "unknown subcommand: ESC not escaped: $(cat -v "$tmp/err")"
+if LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')" "$tmp/err"; then fail "a control byte reached stderr"; fi
 
 echo "fcal-codec: all checks passed"

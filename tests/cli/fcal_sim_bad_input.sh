@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fcal-sim's promises under bad input (issue 13): every error path ends with its documented exit
+# fcal-sim's promises under bad input (issues 13 and 18): every error path ends with its documented exit
 # code; what the model cannot represent is refused at configuration time naming the key (I/O sizes
 # past one FC sequence, I/O counts that overflow, times past sc_time's range, AL_PA 0x00); output
 # paths are checked before the run; the deadlock (3) and internal-error (5) paths, reached through
@@ -27,11 +27,12 @@ tiny=(--set disk.count=1 --set workload.measured_ios=2 --set workload.warmup_ios
 # --- 1. the exit codes are documented in --help, including 5
 run --help
 expect_rc 0 "--help"
-for text in "0 every I/O completed" "1 sim.time_limit_s" "2 bad input" "3 deadlock" "4 the RTL" "5 internal error"; do
+for text in "0 every I/O completed" "1 sim.time_limit_s" "2 bad input" "3 deadlock" "4 the RTL" "5 internal error" \
+            "6 an output could not be written" "130 / 143 interrupted"; do
     grep -qF "$text" "$tmp/out" || fail "--help does not document exit code '$text'"
 done
 grep -q -- "--test-" "$tmp/out" && fail "--help shows the test-only hooks"
-ok "--help documents exit codes 0 to 5 and hides the test hooks"
+ok "--help documents exit codes 0 to 6, 130 and 143 and hides the test hooks"
 
 # --- 2. workload.io_size: one data sequence holds at most 65536 frames (16-bit SEQ_CNT), so with
 # 2048-byte payloads 128 MiB is the largest I/O; the largest runs, one byte more is refused.
@@ -49,10 +50,15 @@ expect_bad workload.io_size "${tiny[@]}" --set disk.model=zoned --set disk.secto
 expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=$((65536 * 512))
 expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=1G
 expect_bad workload.io_size "${tiny[@]}" --set workload.io_size=1G --set workload.read_fraction=0 --set target.burst_bytes=1M
-# The payloads set the limit: 1024-byte frames halve it, and the error names the payload key.
-expect_bad initiator.max_payload "${tiny[@]}" --set initiator.max_payload=1024 --set workload.io_size=$((mib128 / 2 + 4))
-expect_bad target.max_payload "${tiny[@]}" --set target.max_payload=512 --set workload.io_size=$((mib128 / 4 + 4))
-ok "workload.io_size: 128M (65536 frames of 2048 bytes) runs; more is refused naming the key and the payload"
+# The payloads set the limit: 1024-byte frames halve it, and the error names the payload key (4096-byte
+# sectors again, so that the sequence, not READ(10)'s block count, is the limit that binds).
+zoned4k=(--set disk.model=zoned --set disk.sector_bytes=4096)
+expect_bad initiator.max_payload "${tiny[@]}" "${zoned4k[@]}" --set initiator.max_payload=1024 --set workload.io_size=$((mib128 / 2 + 4))
+expect_bad target.max_payload "${tiny[@]}" "${zoned4k[@]}" --set target.max_payload=512 --set workload.io_size=$((mib128 / 4 + 4))
+# The message names the limit that binds: with 512-byte blocks 65535 x 512 bytes, not the sequence's
+# 128M (issue 18: 1G was told "at most 128M").
+expect_bad "at most $((65535 * 512))" "${tiny[@]}" --set workload.io_size=1G
+ok "workload.io_size: 128M (65536 frames of 2048 bytes) runs; more is refused naming the key, the payload and the true limit"
 
 # --- 3. I/O counts: 2 x warm-up + measured must not wrap (it used to "complete" with nothing measured)
 expect_bad workload.warmup_ios --set workload.warmup_ios=9223372036854775807 --set workload.measured_ios=3
@@ -125,6 +131,37 @@ expect_bad disk.access_ms --set disk.access_ms=1e400
 expect_bad 'unknown parameter' --set "$(printf 'disk.co\001unt=3')"
 grep -qF '\u0001' "$tmp/err" || fail "control character not escaped: $(cat -v "$tmp/err")"
 ok "a number beyond a double, and control characters in a key, exit 2 with a one-line, escaped error"
+
+# --- 5c. issue 18: hostile configuration files and messages that agree with themselves
+# 10 000 nested objects used to crash (exit 139), 5 000 to print a 10 000-character key.
+for depth in 10000 5000; do
+    python3 -c "n=$depth; print('{\"a\":' * n + '1' + '}' * n)" >"$tmp/deep.json"
+    expect_bad "nested deeper than 16 levels" --config "$tmp/deep.json"
+    [[ $(wc -c <"$tmp/err") -lt 300 ]] || fail "depth $depth: a $(wc -c <"$tmp/err")-byte message"
+done
+# A key given twice was last-wins, and {"": {...}} was unwrapped.
+printf '{"disk": {"count": 4}, "disk": {"count": 5}}' >"$tmp/twice1.json"
+printf '{"disk.count": 4, "disk.count": 6}' >"$tmp/twice2.json"
+printf '{"disk": {"2": {"access_ms": 4, "access_ms": 6}}}' >"$tmp/twice3.json"
+expect_bad "disk: given twice" --config "$tmp/twice1.json"
+expect_bad "disk.count: given twice" --config "$tmp/twice2.json"
+expect_bad "disk.2.access_ms: given twice" --config "$tmp/twice3.json"
+printf '{"": {"disk": {"count": 4}}}' >"$tmp/empty_key.json"
+expect_bad "an empty key" --config "$tmp/empty_key.json"
+# Messages that contradicted themselves.
+expect_bad "loop.al_time_us: 0 is out of range (must be > 0 and <= 1e+07)" --set loop.al_time_us=0
+run --list-params
+grep -qE '^loop\.al_time_us .* > 0 and <= 1e\+07 ' "$tmp/out" || fail "--list-params: loop.al_time_us's range: $(grep al_time "$tmp/out")"
+expect_bad "disk.0004.access_ms: a disk index has no leading zeros (disk.4.access_ms)" --set disk.0004.access_ms=3
+printf '{"disk.count": 99999999999999999999}' >"$tmp/huge_int.json"
+expect_bad "disk.count: 1e+20 is out of range 1..125" --config "$tmp/huge_int.json"
+# Long keys are cut, control bytes in a file name or a key escaped.
+expect_bad "(10000 bytes)" --set "$(printf 'k%.0s' $(seq 10000))=1"
+[[ $(wc -c <"$tmp/err") -lt 300 ]] || fail "a 10000-byte key: a $(wc -c <"$tmp/err")-byte message"
+expect_bad '\u001b[2J' --config "$tmp/$(printf 'no\033[2Jfile').json"
+expect_bad '\u001b' --set "$(printf 'disk.0.\033x')=1"
+if LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')" "$tmp/err"; then fail "a control byte reached stderr"; fi
+ok "deep nesting, keys given twice, empty keys, long and hostile keys: exit 2 with a short, escaped, true line"
 
 # --- 6. output paths are checked before the run: a run of 10^8 I/Os would take hours, so exit 2
 # within the 60 s allowed shows that nothing ran.

@@ -138,6 +138,12 @@ ok "a run with recovery is deterministic"
 run --set disk.count=2 --set workload.measured_ios=10 --set initiator.exchange_timeout_ms=10 --test-lose-io 3 --quiet
 expect_rc 3 "--test-lose-io with a short exchange timeout"
 ok "a lost completion is still a deadlock (exit 3), even with a short exchange timeout"
+# The HBA's timer facility may keep a notification pending after its last deadline was cancelled
+# (docs/model.md, "Simulation kernel: timers"): one due after the time limit must not turn the
+# deadlock into a time limit.
+run --set disk.count=4 --set workload.measured_ios=50 --set sim.time_limit_s=5 --test-lose-io 5 --quiet
+expect_rc 3 "--test-lose-io with the time limit before the exchange timeout"
+ok "a lost completion is a deadlock (exit 3) even when the time limit comes before the exchange timeout"
 
 # --- 8. bad values exit 2 naming the key; the defaults are listed
 for bad in initiator.exchange_timeout_ms=0 initiator.exchange_timeout_ms=-1 initiator.exchange_timeout_ms=1e20 \

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # A layer includes headers only from layers below it (README, "Tour"):
-#   phy < loop < fcp < disk < hba < cosim < host < controller < sim
+#   kernel < phy < loop < fcp < disk < hba < cosim < host < controller < sim
 # (the disk is a TLM target the target HBA drives, so the protocol between them is the disk's)
 # Fails naming the file and the include that reaches upward or sideways.
 set -euo pipefail
 models=$(cd "$(dirname "$0")/../../models/fcal" && pwd)
-declare -A rank=([phy]=0 [loop]=1 [fcp]=2 [disk]=3 [hba]=4 [cosim]=5 [host]=6 [controller]=7 [sim]=8)
+declare -A rank=([kernel]=-1 [phy]=0 [loop]=1 [fcp]=2 [disk]=3 [hba]=4 [cosim]=5 [host]=6 [controller]=7 [sim]=8)
 bad=0
 for dir in "$models"/*/; do
     layer=$(basename "$dir")

@@ -10,16 +10,27 @@ if [ ! -x "$dask_cmd" ] || ! "$py" -c "import distributed" 2>/dev/null; then
   echo "FAIL: Dask distributed is missing (Debian: python3-distributed; bash scripts/setup.sh installs it)"; exit 1
 fi
 pids=()
+# Workers first, then the scheduler; a worker can still hang in its graceful close (seen once under
+# load, with the scheduler gone): after 10 s whatever is left gets SIGKILL rather than a wait forever.
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  local p alive
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
+  for _ in $(seq 100); do
+    alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ "$alive" -eq 0 ] && break
+    sleep 0.1
+  done
+  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   rm -rf "$out"
 }
 trap cleanup EXIT
 
+# (The sweep's own checks on the client, --list-params and the dry runs, marked FCAL_SWEEP_CHECK=1, are not
+# the sweep's runs.)
 cat >"$out/wrap.sh" <<WRAP
 #!/usr/bin/env bash
-echo "\$PPID" >>"$out/parents"
+[ -n "\${FCAL_SWEEP_CHECK:-}" ] || echo "\$PPID" >>"$out/parents"
 exec "$bin/fcal-sim" "\$@"
 WRAP
 chmod +x "$out/wrap.sh"
@@ -66,9 +77,19 @@ PY
 n=$(($(wc -l <"$out/local/runs.csv") - 1))
 [ "$n" -eq 12 ] || { echo "FAIL: $n local rows, expected 2 sizes x 3 arms x 2 seeds = 12"; exit 1; }
 grep -q ",failed," "$out/local/runs.csv" && { echo "FAIL: a local run failed"; cat "$out/local/runs.csv"; exit 1; }
-head -1 "$out/local/runs.csv" >"$out/a"; tail -n +2 "$out/local/runs.csv" | sort >>"$out/a"
-head -1 "$out/dask/runs.csv" >"$out/b"; tail -n +2 "$out/dask/runs.csv" | sort >>"$out/b"
-cmp -s "$out/a" "$out/b" || { diff "$out/a" "$out/b"; echo "FAIL: Dask rows differ from the local pool's"; exit 1; }
+# The rows but their `build` column, which names the binary each ran (here the wrapper on the cluster).
+"$py" - "$out/local/runs.csv" "$out/dask/runs.csv" "$out/wrap.sh" "$bin/fcal-sim" <<'PY' || { echo "FAIL: Dask rows differ from the local pool's"; exit 1; }
+import csv, hashlib, sys
+def rows(path, program):
+    build = hashlib.sha256(open(program, "rb").read()).hexdigest()[:12]
+    out = []
+    for r in csv.DictReader(open(path)):
+        assert r.pop("build") == build, (path, "a row not made by", program)
+        out.append(sorted(r.items()))
+    return sorted(out)
+local, dask = rows(sys.argv[1], sys.argv[4]), rows(sys.argv[2], sys.argv[3])
+assert local == dask, [r for r in local if r not in dask][:2]
+PY
 cmp -s "$out/local/summary.csv" "$out/dask/summary.csv" || {
   diff "$out/local/summary.csv" "$out/dask/summary.csv"; echo "FAIL: summaries differ"; exit 1; }
 

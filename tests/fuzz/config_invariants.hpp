@@ -16,8 +16,10 @@ inline void check_error(const fcal::sim::ConfigError& e)
 {
     const std::string message = e.what();
     FUZZ_CHECK(!message.empty());
-    // One printable line: no newline, no terminal control sequence (user text is quoted and escaped).
+    // One printable line: no newline, no terminal control sequence (user text is quoted and escaped),
+    // of a readable length (user text is cut: a 10 000-character key is not printed whole).
     for (char c : message) FUZZ_CHECK(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F);
+    FUZZ_CHECK(message.size() <= 600);
 }
 
 inline void check_table(const fcal::sim::ParameterTable& table)

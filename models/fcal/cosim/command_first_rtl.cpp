@@ -7,18 +7,58 @@
 
 #include "fcal/cosim/command_first_rtl.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace fcal::cosim {
 
 namespace {
 constexpr const char* kModelName = "cmdf";  // the VCD's top scope
+
+// Verilator's own VCD file ends the program on a failed write (and 5.006 deadlocks doing so, taking
+// a lock it holds): this one keeps the first error for the caller and drops the rest of the data.
+class CheckedVcdFile : public VerilatedVcdFile {
+public:
+    bool open(const std::string& name) override
+    {
+        error_ = 0;
+        fd_ = ::open(name.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0666);
+        return fd_ >= 0;
+    }
+    void close() override
+    {
+        if (fd_ >= 0 && ::close(fd_) != 0 && error_ == 0) error_ = errno;
+        fd_ = -1;
+    }
+    ssize_t write(const char* data, ssize_t size) override
+    {
+        for (ssize_t done = 0; error_ == 0 && done < size;) {
+            const ssize_t n = ::write(fd_, data + done, static_cast<std::size_t>(size - done));
+            if (n >= 0)
+                done += n;
+            else if (errno != EINTR)
+                error_ = errno;
+        }
+        return size;
+    }
+    int error() const { return error_; }
+
+private:
+    int fd_ = -1;
+    int error_ = 0;
+};
+
 }  // namespace
 
 struct CommandFirstRtl::Model {
     VerilatedContext context;
     std::unique_ptr<Vcmdf_top> top;
+    CheckedVcdFile vcd_file;  // outlives vcd, which writes through it
     std::unique_ptr<VerilatedVcdC> vcd;
     Model()
     {
@@ -190,7 +230,7 @@ void CommandFirstRtl::check_assertions()
 
 void CommandFirstRtl::open_vcd(const std::string& path, VcdScope scope)
 {
-    m_->vcd = std::make_unique<VerilatedVcdC>();
+    m_->vcd = std::make_unique<VerilatedVcdC>(&m_->vcd_file);
     m_->vcd->set_time_unit("1ps");
     m_->vcd->set_time_resolution("1ps");
     // Verilator 5.006 ignores trace()'s depth argument; the writer's $dumpvars-style filter,
@@ -212,5 +252,7 @@ void CommandFirstRtl::close_vcd()
     m_->vcd->close();
     m_->vcd.reset();
 }
+
+std::string CommandFirstRtl::vcd_error() const { return m_->vcd_file.error() != 0 ? std::strerror(m_->vcd_file.error()) : ""; }
 
 }  // namespace fcal::cosim

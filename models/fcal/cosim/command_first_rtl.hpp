@@ -65,6 +65,8 @@ public:
     // Dump the block to a VCD, in picoseconds on the caller's time axis.
     void open_vcd(const std::string& path, VcdScope scope = VcdScope::AllSignals);
     void close_vcd();
+    // The first write to the VCD that failed ("" if none): the run goes on without the rest of it.
+    std::string vcd_error() const;
 
     // Where the block's present state is drawn on the VCD's time axis (picoseconds), for a caller
     // at `now_ps`: the latest time at which the block changed, or now_ps if later (the state holds

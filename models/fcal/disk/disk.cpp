@@ -51,16 +51,14 @@ void validate(const DiskParams& params)
         throw std::invalid_argument("disk scheduler sptf needs physical positioning");
 }
 
-Disk::Disk(sc_core::sc_module_name name, const DiskParams& params) : sc_module(name), socket("socket"), params_(params)
+Disk::Disk(sc_core::sc_module_name name, const DiskParams& params)
+    : sc_module(name), socket("socket"), params_(params), timers_("timers", [this](Deferred& d) { deferred(d); })
 {
     validate(params_);
     mechanism_ = make_mechanism(params_);
     socket.register_b_transport(this, &Disk::b_transport);
     SC_METHOD(actuator_event);
     sensitive << done_event_;
-    dont_initialize();
-    SC_METHOD(run_timers);
-    sensitive << timer_event_;
     dont_initialize();
 }
 
@@ -135,14 +133,7 @@ void Disk::write_data_in(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
         // Write-back: complete now; the medium write follows as a job of its own.
         dirty_ += task.bytes;
         ++stats_.writes_cached;
-        DiskReady* done = task.done;
-        const std::uint64_t tag = task.tag;
-        after(delay, [this, done, tag] {
-            --slots_used_;
-            ++stats_.commands_served;
-            ++stats_.writes_served;
-            done->disk_ready(tag);
-        });
+        timers_.start(delay, Deferred{task.done, task.tag, 0});
         task.done = nullptr;
     }
     ready_.push_back(task);
@@ -201,7 +192,7 @@ void Disk::move_data(tlm::tlm_generic_payload& trans, const sc_time& delay)
             if (delay == sc_core::SC_ZERO_TIME)
                 release(length);
             else
-                after(delay, [this, length] { release(length); });
+                timers_.start(delay, Deferred{nullptr, 0, static_cast<std::uint32_t>(length)});
         }
     } else if (trans.is_write()) {
         if (!writes_waiting_.count(tag)) {
@@ -358,20 +349,17 @@ void Disk::release(std::uint32_t bytes)
     if (paused_ && streaming_) schedule_step();
 }
 
-void Disk::after(const sc_time& delay, std::function<void()> call)
+void Disk::deferred(Deferred& d)
 {
-    timers_.emplace(sc_time_stamp() + delay, std::move(call));
-    timer_event_.notify(timers_.begin()->first - sc_time_stamp());
-}
-
-void Disk::run_timers()
-{
-    while (!timers_.empty() && timers_.begin()->first <= sc_time_stamp()) {
-        auto call = std::move(timers_.begin()->second);
-        timers_.erase(timers_.begin());
-        call();
+    if (!d.done) {
+        release(d.release);
+        return;
     }
-    if (!timers_.empty()) timer_event_.notify(timers_.begin()->first - sc_time_stamp());
+    // A write-back: the write is complete once its data are in the cache.
+    --slots_used_;
+    ++stats_.commands_served;
+    ++stats_.writes_served;
+    d.done->disk_ready(d.tag);
 }
 
 }  // namespace fcal::disk

@@ -34,6 +34,8 @@
 #include "fcal/disk/fixed_mechanism.hpp"
 #include "fcal/disk/mechanism.hpp"
 #include "fcal/disk/zoned_mechanism.hpp"
+#include "fcal/kernel/pool_allocator.hpp"
+#include "fcal/kernel/timers.hpp"
 
 namespace fcal::disk {
 
@@ -110,6 +112,13 @@ private:
         DiskReady* done = nullptr;  // nullptr: a write-back's media write (holds no slot)
         sc_core::sc_time arrival;   // eligible from
     };
+    // Work due at a transaction's effective time (its annotated delay): a write-back's completion
+    // (`done` set), or read bytes leaving the buffer.
+    struct Deferred {
+        DiskReady* done = nullptr;
+        std::uint64_t tag = 0;
+        std::uint32_t release = 0;
+    };
     // A read's bytes in the buffer.
     struct ReadBuffer {
         std::uint32_t total = 0;
@@ -131,17 +140,19 @@ private:
     void schedule_step();
     void announce(ReadBuffer& b);
     void release(std::uint32_t bytes);
-    void after(const sc_core::sc_time& delay, std::function<void()> call);
-    void run_timers();          // SC_METHOD on timer_event_
+    void deferred(Deferred& d);
     bool streams() const { return params_.model == DiskModel::Zoned; }
 
     DiskParams params_;
     std::unique_ptr<Mechanism> mechanism_;
     DiskStats stats_;
     std::size_t slots_used_ = 0;
-    std::map<std::uint64_t, Task> writes_waiting_;  // accepted writes whose data is not all in yet
+    // By tag, their nodes from a pool (no allocation per command in steady state).
+    template <class Value>
+    using ByTag = std::map<std::uint64_t, Value, std::less<std::uint64_t>, kernel::PoolAllocator<std::pair<const std::uint64_t, Value>>>;
+    ByTag<Task> writes_waiting_;                      // accepted writes whose data is not all in yet
     std::deque<Task> ready_;                          // eligible, in the order they became so
-    std::map<std::uint64_t, ReadBuffer> buffers_;     // reads with data (to come) in the buffer
+    ByTag<ReadBuffer> buffers_;                       // reads with data (to come) in the buffer
     std::uint64_t buffer_used_ = 0;                   // read data in the buffer, not yet taken
     std::uint64_t dirty_ = 0;                         // write-back data not yet on the medium
     // The actuator.
@@ -155,8 +166,7 @@ private:
     sc_core::sc_time paused_at_;
     bool streaming_ = false;
     sc_core::sc_event done_event_;
-    std::multimap<sc_core::sc_time, std::function<void()>> timers_;
-    sc_core::sc_event timer_event_;
+    kernel::Timers<Deferred> timers_;
 };
 
 }  // namespace fcal::disk

@@ -30,7 +30,7 @@ std::shared_ptr<loop::LoopFrame> make_abts(const ExchangeSpec& spec)
     // Parameter field bit 0 clear: abort the whole exchange, not one sequence.
     f.sequence_initiative = true;
     f.payload_bytes = kAbtsPayloadBytes;
-    return make_loop_frame(std::make_shared<const FcFrame>(std::move(f)));
+    return make_loop_frame(std::move(f));
 }
 
 std::shared_ptr<loop::LoopFrame> make_ba_acc(const FcFrame& abts)
@@ -41,7 +41,7 @@ std::shared_ptr<loop::LoopFrame> make_ba_acc(const FcFrame& abts)
     // BA_ACC ends the exchange's last sequence.
     f.last_sequence = true;
     f.payload_bytes = kBaAccPayloadBytes;
-    return make_loop_frame(std::make_shared<const FcFrame>(std::move(f)));
+    return make_loop_frame(std::move(f));
 }
 
 }  // namespace fcal::fcp

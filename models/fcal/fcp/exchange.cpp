@@ -19,8 +19,8 @@ std::uint64_t frames_for(std::uint64_t bytes, std::uint32_t max_payload) { retur
 
 void validate(const ExchangeSpec& spec)
 {
-    phy::require_valid_al_pa(spec.initiator, "ExchangeSpec.initiator");
-    phy::require_valid_al_pa(spec.target, "ExchangeSpec.target");
+    if (!phy::is_valid_al_pa(spec.initiator)) phy::require_valid_al_pa(spec.initiator, "ExchangeSpec.initiator");
+    if (!phy::is_valid_al_pa(spec.target)) phy::require_valid_al_pa(spec.target, "ExchangeSpec.target");
     if (spec.target == spec.initiator) bad("ExchangeSpec.target", "must differ from the initiator");
     if (spec.size_bytes == 0) bad("ExchangeSpec.size_bytes", "must be greater than 0");
     if (spec.max_payload_bytes == 0 || spec.max_payload_bytes > kMaxDataPayloadLimit || spec.max_payload_bytes % 4 != 0)
@@ -107,14 +107,19 @@ void Exchange::require(bool condition, const char* operation, const char* why) c
         throw std::logic_error(std::string("exchange OX_ID ") + std::to_string(spec_.ox_id) + ": " + operation + ": " + why);
 }
 
+bool Exchange::from_target(InformationUnit iu) const
+{
+    return iu == InformationUnit::XferRdy || iu == InformationUnit::Response ||
+           (iu == InformationUnit::Data && spec_.direction == DataDirection::Read);
+}
+
 FcFrame Exchange::header(InformationUnit iu, std::uint8_t seq_id, std::uint16_t seq_cnt) const
 {
-    const bool from_target = iu == InformationUnit::XferRdy || iu == InformationUnit::Response ||
-                             (iu == InformationUnit::Data && spec_.direction == DataDirection::Read);
+    const bool target_sends = from_target(iu);
     FcFrame f;
-    f.s_id = private_loop_address(from_target ? spec_.target : spec_.initiator);
-    f.d_id = private_loop_address(from_target ? spec_.initiator : spec_.target);
-    f.exchange_responder = from_target;
+    f.s_id = private_loop_address(target_sends ? spec_.target : spec_.initiator);
+    f.d_id = private_loop_address(target_sends ? spec_.initiator : spec_.target);
+    f.exchange_responder = target_sends;
     f.first_sequence = iu == InformationUnit::Command;
     f.seq_id = seq_id;
     f.seq_cnt = seq_cnt;
@@ -137,9 +142,8 @@ FcFrame Exchange::data_frame(std::uint32_t offset, std::uint32_t end, std::uint8
     return f;
 }
 
-void Exchange::check_ids(const FcFrame& frame, const char* operation) const
+void Exchange::check_ids(const FcFrame& frame, const char* op) const
 {
-    const std::string op(operation);
     if (frame.ox_id != spec_.ox_id) bad(op, "OX_ID " + std::to_string(frame.ox_id) + " is not this exchange's " + std::to_string(spec_.ox_id));
     if (frame.rx_id == kUnassignedId) bad(op, std::string(to_string(frame.iu)) + " without an RX_ID");
     if (spec_.rx_id != kUnassignedId && frame.rx_id != spec_.rx_id)
@@ -159,10 +163,17 @@ Exchange::FramePtr Exchange::make_command()
     std::copy(cdb.begin(), cdb.end(), f.command.cdb.begin());
     f.command.request_id = spec_.request_id;
     command_sent_ = true;
-    return make_loop_frame(std::make_shared<const FcFrame>(std::move(f)));
+    return make_loop_frame(std::move(f));
 }
 
 std::vector<Exchange::FramePtr> Exchange::make_write_data_frames_for(const FcFrame& xfer_rdy)
+{
+    std::vector<FramePtr> frames;
+    make_write_data_frames_for(xfer_rdy, frames);
+    return frames;
+}
+
+void Exchange::make_write_data_frames_for(const FcFrame& xfer_rdy, std::vector<FramePtr>& frames)
 {
     require(spec_.direction == DataDirection::Write, "make_write_data_frames_for", "not a write");
     require_in_progress("make_write_data_frames_for", false);
@@ -183,14 +194,12 @@ std::vector<Exchange::FramePtr> Exchange::make_write_data_frames_for(const FcFra
     bytes_requested_ = std::max(bytes_requested_, static_cast<std::uint32_t>(end));
     const auto seq_id = static_cast<std::uint8_t>(xfer_rdy.seq_id + 1);
     next_seq_id_ = static_cast<std::uint8_t>(seq_id + 1);
-    std::vector<FramePtr> frames;
     std::uint16_t seq_cnt = 0;
     while (bytes_moved_ < end) {
         FcFrame f = data_frame(bytes_moved_, static_cast<std::uint32_t>(end), seq_id, seq_cnt++);
         bytes_moved_ += f.payload_bytes;
-        frames.push_back(make_loop_frame(std::make_shared<const FcFrame>(std::move(f))));
+        frames.push_back(make_loop_frame(std::move(f)));
     }
-    return frames;
 }
 
 Exchange::FramePtr Exchange::next_read_data_frame()
@@ -201,7 +210,7 @@ Exchange::FramePtr Exchange::next_read_data_frame()
     if (bytes_moved_ == 0) read_seq_id_ = next_seq_id_++;
     FcFrame f = data_frame(bytes_moved_, spec_.size_bytes, read_seq_id_, read_seq_cnt_++);
     bytes_moved_ += f.payload_bytes;
-    return make_loop_frame(std::make_shared<const FcFrame>(std::move(f)));
+    return make_loop_frame(std::move(f));
 }
 
 std::vector<Exchange::FramePtr> Exchange::make_read_data_frames()
@@ -228,7 +237,7 @@ Exchange::FramePtr Exchange::make_xfer_rdy()
     f.payload_bytes = kXferRdyPayloadBytes;
     f.xfer_rdy = {bytes_requested_, burst};
     bytes_requested_ += burst;
-    return make_loop_frame(std::make_shared<const FcFrame>(std::move(f)));
+    return make_loop_frame(std::move(f));
 }
 
 Exchange::FramePtr Exchange::make_response(ScsiStatus status)
@@ -243,7 +252,7 @@ Exchange::FramePtr Exchange::make_response(ScsiStatus status)
     f.response.status = status;
     complete_ = true;
     status_ = status;
-    return make_loop_frame(std::make_shared<const FcFrame>(std::move(f)));
+    return make_loop_frame(std::move(f));
 }
 
 void Exchange::receive(const FcFrame& frame)
@@ -251,8 +260,9 @@ void Exchange::receive(const FcFrame& frame)
     require_in_progress("receive", false);
     if (frame.iu == InformationUnit::Command) bad("receive", "an FCP_CMND starts an exchange: use Exchange::accept");
     check_ids(frame, "receive");
-    const FcFrame expected = header(frame.iu, 0, 0);
-    if (frame.s_id != expected.s_id || frame.d_id != expected.d_id)
+    const bool target_sends = from_target(frame.iu);
+    if (frame.s_id != private_loop_address(target_sends ? spec_.target : spec_.initiator) ||
+        frame.d_id != private_loop_address(target_sends ? spec_.initiator : spec_.target))
         bad("receive", std::string(to_string(frame.iu)) + " with S_ID/D_ID in the wrong direction for this exchange");
 
     switch (frame.iu) {

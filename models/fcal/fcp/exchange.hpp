@@ -66,6 +66,8 @@ public:
     FramePtr make_command();
     // The data sequence answering one FCP_XFER_RDY: ceil(burst / max payload) frames, the last one shorter.
     std::vector<FramePtr> make_write_data_frames_for(const FcFrame& xfer_rdy);
+    // The same, appended to `out` (a vector the caller keeps, so that a burst allocates nothing).
+    void make_write_data_frames_for(const FcFrame& xfer_rdy, std::vector<FramePtr>& out);
 
     // Target -> initiator. Read data is one sequence, built a frame at a time or all at once.
     FramePtr next_read_data_frame();
@@ -91,6 +93,7 @@ public:
     ScsiStatus status() const { return status_; }
 
 private:
+    bool from_target(InformationUnit iu) const;  // the target sends frames of this IU in this exchange
     FcFrame header(InformationUnit iu, std::uint8_t seq_id, std::uint16_t seq_cnt) const;
     FcFrame data_frame(std::uint32_t offset, std::uint32_t end, std::uint8_t seq_id, std::uint16_t seq_cnt) const;
     void require(bool condition, const char* operation, const char* why) const;

@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "fcal/kernel/pool_allocator.hpp"
 
 namespace fcal::fcp {
 
@@ -29,6 +32,7 @@ const char* to_string(DataDirection d)
 
 phy::AlPa al_pa_of_address(std::uint32_t address, const char* what)
 {
+    if (address <= 0xFF && phy::is_valid_al_pa(address)) return static_cast<phy::AlPa>(address);
     if (address > 0xFF)
         throw std::invalid_argument(std::string(what) + ": " + std::to_string(address) +
                                     " is not a private-loop address (domain and area must be 0)");
@@ -65,7 +69,7 @@ std::uint32_t FcFrame::f_ctl() const
 std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame)
 {
     if (!frame) throw std::invalid_argument("make_loop_frame: no frame");
-    auto out = std::make_shared<loop::LoopFrame>();
+    auto out = std::allocate_shared<loop::LoopFrame>(kernel::PoolAllocator<loop::LoopFrame>());
     out->source = al_pa_of_address(frame->s_id, "S_ID");
     out->destination = al_pa_of_address(frame->d_id, "D_ID");
     out->payload_bytes = frame->payload_bytes;
@@ -75,6 +79,11 @@ std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> 
                                                              : loop::FrameClass::Other;
     out->content = std::move(frame);
     return out;
+}
+
+std::shared_ptr<loop::LoopFrame> make_loop_frame(FcFrame frame)
+{
+    return make_loop_frame(std::allocate_shared<FcFrame>(kernel::PoolAllocator<FcFrame>(), std::move(frame)));
 }
 
 const FcFrame& fc_frame_of(const loop::LoopFrame& frame)

@@ -19,6 +19,22 @@ const char* to_string(CommandFifo f)
 CommandFirstQueue::CommandFirstQueue(const CommandFirst& policy, const FifoDepths& depths) : policy_(policy), depths_(depths)
 {
     if (depths.frames < 1 || depths.commands < 1) throw std::invalid_argument("CommandFirstQueue: FIFO depths must be at least 1");
+    commands_.reserve(depths.commands);
+    frames_.reserve(depths.frames);
+}
+
+CommandFirstQueue::Fifo::const_iterator CommandFirstQueue::oldest_for(const Fifo& fifo, phy::AlPa dest)
+{
+    return std::find_if(fifo.begin(), fifo.end(), [dest](const loop::OutgoingFrame& f) { return f.frame->destination == dest; });
+}
+
+bool CommandFirstQueue::take_oldest_for(Fifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out)
+{
+    const auto it = oldest_for(fifo, dest);
+    if (it == fifo.end()) return false;
+    out = std::move(fifo[static_cast<std::size_t>(it - fifo.begin())]);
+    fifo.erase(it);
+    return true;
 }
 
 bool to_command_fifo(const CommandFirst& policy, loop::FrameClass c)
@@ -56,16 +72,16 @@ const loop::OutgoingFrame* CommandFirstQueue::front() const
 
 const loop::OutgoingFrame* CommandFirstQueue::front_for(phy::AlPa dest) const
 {
-    auto c = loop::oldest_for(commands_, dest);
+    auto c = oldest_for(commands_, dest);
     if (c != commands_.end()) return &*c;
-    auto f = loop::oldest_for(frames_, dest);
+    auto f = oldest_for(frames_, dest);
     return f == frames_.end() ? nullptr : &*f;
 }
 
 loop::OutgoingFrame CommandFirstQueue::do_pop_for(phy::AlPa dest)
 {
     loop::OutgoingFrame out;
-    if (!loop::take_oldest_for(commands_, dest, out) && !loop::take_oldest_for(frames_, dest, out))
+    if (!take_oldest_for(commands_, dest, out) && !take_oldest_for(frames_, dest, out))
         throw std::logic_error("CommandFirstQueue::pop_for: no frame for destination");
     return out;
 }

@@ -16,7 +16,7 @@
 // comparators do); a pop removes that entry and the younger ones close the gap. The frame FIFO holds
 // `depth` descriptors, the command FIFO `command_depth`; a full FIFO refuses pushes.
 #include <cstddef>
-#include <deque>
+#include <vector>
 
 #include "fcal/loop/transmit_queue.hpp"
 
@@ -63,8 +63,12 @@ protected:
 private:
     CommandFirst policy_;
     FifoDepths depths_;
-    std::deque<loop::OutgoingFrame> commands_;  // CommandQueue only
-    std::deque<loop::OutgoingFrame> frames_;    // everything else (all frames unless CommandQueue)
+    // Oldest first. Vectors with room for the FIFOs' depths: pushing and popping allocate nothing.
+    using Fifo = std::vector<loop::OutgoingFrame>;
+    static Fifo::const_iterator oldest_for(const Fifo& fifo, phy::AlPa dest);
+    static bool take_oldest_for(Fifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out);
+    Fifo commands_;  // CommandQueue only
+    Fifo frames_;    // everything else (all frames unless CommandQueue)
 };
 
 }  // namespace fcal::hba

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace fcal::hba {
 
-DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport)
-    : sc_module(name), params_(params), transport_(std::move(transport))
+DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport, WorkOwner& owner)
+    : sc_module(name), params_(params), transport_(std::move(transport)), owner_(owner)
 {
     if (!(params.bandwidth_bytes_per_s > 0)) throw std::invalid_argument("DMA bandwidth must be positive");
+    for (Duration& d : durations_) d.time = sc_core::sc_time(0.0, sc_core::SC_SEC);
+    payload_.set_byte_enable_ptr(nullptr);
     SC_METHOD(step);
     sensitive << done_;
     dont_initialize();
@@ -24,18 +27,20 @@ void DmaEngine::request(DmaJob job)
     if (!busy_) start_next();
 }
 
-void DmaEngine::cancel_transfer(std::uint64_t transfer)
+void DmaEngine::cancel_exchange(std::uint64_t serial)
 {
-    if (busy_ && current_.transfer == transfer) current_.done = nullptr;
+    if (busy_ && current_.done.serial == serial) current_.done = Work{};
     std::size_t dropped = 0;
-    const auto queue = per_transfer_.find(transfer);
-    if (queue != per_transfer_.end()) {
+    // A transfer's jobs all belong to one exchange.
+    for (auto queue = per_transfer_.begin(); queue != per_transfer_.end();) {
+        if (queue->second.front().done.serial != serial) {
+            ++queue;
+            continue;
+        }
         dropped += queue->second.size();
-        per_transfer_.erase(queue);
+        queue = per_transfer_.erase(queue);
     }
-    const auto kept = std::remove_if(fifo_.begin(), fifo_.end(), [transfer](const DmaJob& j) { return j.transfer == transfer; });
-    dropped += static_cast<std::size_t>(fifo_.end() - kept);
-    fifo_.erase(kept, fifo_.end());
+    dropped += fifo_.erase_if([serial](const DmaJob& j) { return j.done.serial == serial; });
     waiting_ -= dropped;
 }
 
@@ -58,6 +63,16 @@ bool DmaEngine::pick(DmaJob& out)
     return true;
 }
 
+// bytes / bandwidth, computed once per size: the conversion to sc_time is the costly part.
+const sc_core::sc_time& DmaEngine::transfer_time(std::uint32_t bytes)
+{
+    for (const Duration& d : durations_)
+        if (d.bytes == bytes) return d.time;
+    durations_[1] = durations_[0];
+    durations_[0] = {bytes, sc_core::sc_time(bytes / params_.bandwidth_bytes_per_s, sc_core::SC_SEC)};
+    return durations_[0].time;
+}
+
 void DmaEngine::start_next()
 {
     if (!pick(current_)) return;
@@ -66,20 +81,18 @@ void DmaEngine::start_next()
     if (current_.bytes > 0) {
         // The data really crosses the TLM socket; the engine's own timing is the bandwidth.
         if (scratch_.size() < current_.bytes) scratch_.resize(current_.bytes);
-        tlm::tlm_generic_payload gp;
-        gp.set_command(current_.command);
-        gp.set_address(current_.address);
-        gp.set_data_ptr(scratch_.data());
-        gp.set_data_length(current_.bytes);
-        gp.set_streaming_width(current_.bytes);
-        gp.set_byte_enable_ptr(nullptr);
-        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        payload_.set_command(current_.command);
+        payload_.set_address(current_.address);
+        payload_.set_data_ptr(scratch_.data());
+        payload_.set_data_length(current_.bytes);
+        payload_.set_streaming_width(current_.bytes);
+        payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;
-        transport_(gp, ignored);
-        if (gp.is_response_error())
-            SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": DMA transfer refused: " + gp.get_response_string()).c_str());
+        transport_(payload_, ignored);
+        if (payload_.is_response_error())
+            SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": DMA transfer refused: " + payload_.get_response_string()).c_str());
     }
-    sc_core::sc_time t = current_.fixed + sc_core::sc_time(current_.bytes / params_.bandwidth_bytes_per_s, sc_core::SC_SEC);
+    sc_core::sc_time t = current_.fixed + transfer_time(current_.bytes);
     if (current_.first_of_transfer) t += params_.sched_overhead;
     busy_s_ += t.to_seconds();
     done_.notify(t);
@@ -88,9 +101,9 @@ void DmaEngine::start_next()
 void DmaEngine::step()
 {
     busy_ = false;
-    auto done = std::move(current_.done);
+    Work done = std::move(current_.done);
     start_next();
-    if (done) done();
+    if (done.step != 0) owner_.work_done(done);
 }
 
 }  // namespace fcal::hba

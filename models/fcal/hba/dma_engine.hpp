@@ -6,13 +6,18 @@
 // descriptor fetch, one single-frame delivery). A job takes bytes / bandwidth, plus the scheduler
 // overhead when it is the first job of its transfer, plus any fixed time it carries (the single
 // frame transfer). The scheduler picks the next job FCFS over all jobs, or round robin over the
-// transfers that have jobs waiting.
+// transfers that have jobs waiting. One generic payload serves every job (docs/model.md,
+// "Simulation kernel: no allocation per frame").
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
 #include <systemc>
 #include <tlm>
+#include <vector>
+
+#include "fcal/hba/work.hpp"
+#include "fcal/kernel/ring_queue.hpp"
 
 namespace fcal::hba {
 
@@ -33,7 +38,7 @@ struct DmaJob {
     std::uint32_t bytes = 0;
     tlm::tlm_command command = tlm::TLM_WRITE_COMMAND;  // WRITE: into memory; READ: from memory
     std::uint64_t address = 0;
-    std::function<void()> done;
+    Work done;  // handed to the owner when the job ends; its serial names the job's exchange
 };
 
 class DmaEngine : public sc_core::sc_module {
@@ -41,12 +46,13 @@ public:
     SC_HAS_PROCESS(DmaEngine);
     using Transport = std::function<void(tlm::tlm_generic_payload&, sc_core::sc_time&)>;
 
-    DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport);
+    DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport, WorkOwner& owner);
 
     void request(DmaJob job);
-    // Drops the transfer's jobs still waiting; the one in progress, if any, runs to its end without
-    // its `done` (an aborted exchange: docs/model.md, "Faults and recovery: FCP recovery").
-    void cancel_transfer(std::uint64_t transfer);
+    // Drops the jobs of the exchange `serial` (their Work::serial) still waiting; the one in progress,
+    // if any, runs to its end without its `done` (an aborted exchange: docs/model.md, "Faults and
+    // recovery: FCP recovery").
+    void cancel_exchange(std::uint64_t serial);
     std::uint64_t new_transfer() { return ++last_transfer_; }
     double busy_s() const { return busy_s_; }
     std::size_t waiting() const { return waiting_; }
@@ -55,10 +61,12 @@ private:
     void step();
     void start_next();
     bool pick(DmaJob& out);
+    const sc_core::sc_time& transfer_time(std::uint32_t bytes);
 
     DmaParams params_;
     Transport transport_;
-    std::deque<DmaJob> fifo_;                          // FCFS
+    WorkOwner& owner_;
+    kernel::RingQueue<DmaJob> fifo_;                            // FCFS
     std::map<std::uint64_t, std::deque<DmaJob>> per_transfer_;  // round robin
     std::uint64_t rr_last_ = 0;
     std::size_t waiting_ = 0;
@@ -68,6 +76,13 @@ private:
     std::uint64_t last_transfer_ = 0;
     double busy_s_ = 0;
     std::vector<unsigned char> scratch_;
+    tlm::tlm_generic_payload payload_;
+    // bytes / bandwidth of the last two sizes seen (a transfer's full frames and its last one).
+    struct Duration {
+        std::uint32_t bytes = 0;
+        sc_core::sc_time time;
+    };
+    Duration durations_[2];
 };
 
 }  // namespace fcal::hba

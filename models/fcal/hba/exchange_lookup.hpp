@@ -1,15 +1,25 @@
 #pragma once
-// Both HBAs keep their open exchanges in a map by exchange ID; a frame for an ID that is not open
-// is a protocol error of the model, reported through SystemC.
+// Both HBAs keep their open exchanges in a map by exchange ID, its nodes from a pool (no allocation
+// per I/O in steady state); a frame for an ID that is not open is a protocol error of the model,
+// reported through SystemC.
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <systemc>
+#include <utility>
+
+#include "fcal/kernel/pool_allocator.hpp"
 
 namespace fcal::hba {
 
 template <class Value>
-Value& open_exchange(std::map<std::uint16_t, Value>& exchanges, std::uint16_t id, const sc_core::sc_object& hba, const char* id_name)
+using ExchangeMap =
+    std::map<std::uint16_t, Value, std::less<std::uint16_t>, kernel::PoolAllocator<std::pair<const std::uint16_t, Value>>>;
+
+template <class Value>
+Value& open_exchange(ExchangeMap<Value>& exchanges, std::uint16_t id, const sc_core::sc_object& hba, const char* id_name)
 {
     auto it = exchanges.find(id);
     if (it == exchanges.end()) {

@@ -12,9 +12,6 @@ namespace {
 // OX_IDs given up on are kept out of use for at least this many later give-ups.
 constexpr std::size_t kQuarantinedIds = 4096;
 
-// A timer's key: the exchange's serial and OX_ID.
-std::uint64_t timer_key(std::uint16_t ox_id, std::uint64_t serial) { return serial << 16 | ox_id; }
-
 // What an exchange was still waiting for when its time ran out.
 std::string missing(const fcp::Exchange& e)
 {
@@ -29,26 +26,81 @@ std::string missing(const fcp::Exchange& e)
 
 InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port,
                            std::unique_ptr<loop::TransmitQueue> transmit_queue)
-    : sc_module(name), host_dma("host_dma"), params_(params), port_(port), cpu_("processor"), frame_proc_("frame_proc"),
-      dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); }),
-      timers_("timers", [this](std::uint64_t key) { timer_expired(key); })
+    : sc_module(name), host_dma("host_dma"), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
+      dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); }, *this),
+      timers_("timers", [this](Deadline& d) { deadline(d); })
 {
     port_.set_user(this);
     transmit_queue->set_space_listener([this] { push_held(); });
     port_.set_transmit_queue(std::move(transmit_queue));
-    SC_METHOD(retry_due);
-    sensitive << retry_event_;
-    dont_initialize();
 }
 
-void InitiatorHba::retry_due()
+void InitiatorHba::work_done(Work& w)
 {
-    while (!retries_.empty() && retries_.front().first <= sc_time_stamp()) {
-        IoRequest* io = retries_.front().second;
-        retries_.pop_front();
-        submit(io);
+    switch (w.step) {
+    case kCommandExecuted: {
+        Active* x = live(w.id, w.serial);
+        if (!x) return;
+        DmaJob fetch;
+        fetch.transfer = dma_.new_transfer();
+        fetch.first_of_transfer = true;
+        fetch.bytes = fcp::kCommandPayloadBytes;
+        fetch.command = tlm::TLM_READ_COMMAND;
+        fetch.done = {kCommandFetched, w.id, false, w.serial, nullptr};
+        dma_.request(std::move(fetch));
+        return;
     }
-    if (!retries_.empty()) retry_event_.notify(retries_.front().first - sc_time_stamp());
+    case kXferRdyHandled: {
+        Active* x = live(w.id, w.serial);
+        if (!x) return;
+        const std::uint64_t transfer = dma_.new_transfer();
+        bool first = true;
+        burst_.clear();
+        x->exchange->make_write_data_frames_for(fcp::fc_frame_of(*w.frame), burst_);
+        for (auto& frame : burst_) {
+            DmaJob job;
+            job.transfer = transfer;
+            job.first_of_transfer = first;
+            first = false;
+            job.bytes = frame->payload_bytes;
+            job.command = tlm::TLM_READ_COMMAND;
+            job.address = fcp::fc_frame_of(*frame).relative_offset;
+            job.done = {kDataFetched, w.id, false, w.serial, std::move(frame)};
+            dma_.request(std::move(job));
+        }
+        burst_.clear();
+        return;
+    }
+    case kFrameProcessed:
+        port_.release_buffer();
+        handle(fcp::fc_frame_of(*w.frame), w.frame);
+        return;
+    case kCommandFetched: send_command(w.id, w.serial); return;
+    case kDataInMemory: {
+        Active* x = live(w.id, w.serial);
+        if (x && --x->data_jobs_pending == 0 && x->response_waiting) deliver_response(w.id);
+        return;
+    }
+    case kDataFetched: transmit(std::move(w.frame)); return;
+    case kResponseDelivered: {
+        Active* x = live(w.id, w.serial);
+        if (!x) return;
+        IoRequest* io = x->io;
+        close(w.id);
+        if (completion_) completion_->io_complete(io);
+        return;
+    }
+    }
+}
+
+void InitiatorHba::deadline(Deadline& d)
+{
+    if (d.retry) {
+        --retries_waiting_;
+        submit(d.retry);
+    } else {
+        exchange_timeout(d.ox_id);
+    }
 }
 
 // Hand a frame to the outgoing FIFO, or hold it while its FIFO is full.
@@ -69,7 +121,7 @@ void InitiatorHba::push_held()
     auto& commands = held_[static_cast<std::size_t>(loop::FrameClass::Command)];
     for (;;) {
         // The oldest held frame whose FIFO has room (a held command first, see above).
-        std::deque<Held>* next = nullptr;
+        kernel::RingQueue<Held>* next = nullptr;
         if (commands_first && !commands.empty() && q.can_push(loop::FrameClass::Command)) {
             next = &commands;
         } else {
@@ -102,11 +154,6 @@ InitiatorHba::Active* InitiatorHba::live(std::uint16_t ox_id, std::uint64_t seri
     return &it->second;
 }
 
-std::uint64_t InitiatorHba::new_transfer(Active& a)
-{
-    a.transfers.push_back(dma_.new_transfer());
-    return a.transfers.back();
-}
 
 void InitiatorHba::submit(IoRequest* io)
 {
@@ -124,23 +171,13 @@ void InitiatorHba::submit(IoRequest* io)
     spec.write_same_blocks = io->same_blocks;
     Active a;
     a.io = io;
-    a.exchange = std::make_unique<fcp::Exchange>(spec);
+    a.exchange.emplace(spec);
     a.serial = ++last_serial_;
     const std::uint64_t serial = a.serial;
-    a.timer = timers_.start(params_.exchange_timeout, timer_key(ox_id, serial));
+    a.timer = timers_.start(params_.exchange_timeout, Deadline{ox_id, serial, nullptr});
     exchanges_.emplace(ox_id, std::move(a));
     // Execute the command, then fetch its description from host memory and build FCP_CMND.
-    cpu_.run(params_.cmd_exec, [this, ox_id, serial] {
-        Active* x = live(ox_id, serial);
-        if (!x) return;
-        DmaJob fetch;
-        fetch.transfer = new_transfer(*x);
-        fetch.first_of_transfer = true;
-        fetch.bytes = fcp::kCommandPayloadBytes;
-        fetch.command = tlm::TLM_READ_COMMAND;
-        fetch.done = [this, ox_id, serial] { send_command(ox_id, serial); };
-        dma_.request(std::move(fetch));
-    });
+    cpu_.run(params_.cmd_exec, {kCommandExecuted, ox_id, false, serial, nullptr});
 }
 
 void InitiatorHba::send_command(std::uint16_t ox_id, std::uint64_t serial)
@@ -170,13 +207,10 @@ void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
 void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
     if (on_wire) on_wire(*active(fcp::fc_frame_of(*frame).ox_id).io, frame->words());
-    frame_proc_.run(params_.frame_proc, [this, frame] {
-        port_.release_buffer();
-        handle(fcp::fc_frame_of(*frame));
-    });
+    frame_proc_.run(params_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
 }
 
-void InitiatorHba::handle(const fcp::FcFrame& f)
+void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame)
 {
     const std::uint16_t ox_id = f.ox_id;
     if (f.iu == fcp::InformationUnit::BaAcc) {
@@ -208,48 +242,27 @@ void InitiatorHba::handle(const fcp::FcFrame& f)
         if (on_data) on_data(f.payload_bytes);
         DmaJob job;
         job.first_of_transfer = a.data_transfer == 0;
-        if (a.data_transfer == 0) a.data_transfer = new_transfer(a);
+        if (a.data_transfer == 0) a.data_transfer = dma_.new_transfer();
         job.transfer = a.data_transfer;
         job.bytes = f.payload_bytes;
         job.command = tlm::TLM_WRITE_COMMAND;
         job.address = f.relative_offset;
         ++a.data_jobs_pending;
-        job.done = [this, ox_id, serial] {
-            Active* x = live(ox_id, serial);
-            if (x && --x->data_jobs_pending == 0 && x->response_waiting) deliver_response(ox_id);
-        };
+        job.done = {kDataInMemory, ox_id, false, serial, nullptr};
         dma_.request(std::move(job));
         break;
     }
-    case fcp::InformationUnit::XferRdy: {
-        const fcp::FcFrame xfer = f;
-        cpu_.run(params_.xfer_rdy_or_rsp, [this, ox_id, serial, xfer] {
-            Active* x = live(ox_id, serial);
-            if (!x) return;
-            const std::uint64_t transfer = new_transfer(*x);
-            bool first = true;
-            for (auto& frame : x->exchange->make_write_data_frames_for(xfer)) {
-                DmaJob job;
-                job.transfer = transfer;
-                job.first_of_transfer = first;
-                first = false;
-                job.bytes = frame->payload_bytes;
-                job.command = tlm::TLM_READ_COMMAND;
-                job.address = fcp::fc_frame_of(*frame).relative_offset;
-                job.done = [this, frame] { transmit(frame); };
-                dma_.request(std::move(job));
-            }
-        });
+    case fcp::InformationUnit::XferRdy:
+        cpu_.run(params_.xfer_rdy_or_rsp, {kXferRdyHandled, ox_id, false, serial, frame});
         break;
-    }
     case fcp::InformationUnit::Response:
         if (f.response.status == fcp::ScsiStatus::TaskSetFull) {
             // The disk's task set is full: hold the request and issue it again later.
             IoRequest* io = a.io;
             close(ox_id);
             ++task_set_full_retries_;
-            retries_.emplace_back(sc_time_stamp() + params_.task_set_full_retry, io);
-            if (retries_.size() == 1) retry_event_.notify(params_.task_set_full_retry);
+            ++retries_waiting_;
+            timers_.start(params_.task_set_full_retry, Deadline{0, 0, io});
             break;
         }
         if (a.data_jobs_pending > 0)
@@ -270,15 +283,9 @@ void InitiatorHba::deliver_response(std::uint16_t ox_id)
     Active& a = active(ox_id);
     const std::uint64_t serial = a.serial;
     DmaJob job;
-    job.transfer = new_transfer(a);
+    job.transfer = dma_.new_transfer();
     job.fixed = params_.single_frame_transfer;
-    job.done = [this, ox_id, serial] {
-        Active* x = live(ox_id, serial);
-        if (!x) return;
-        IoRequest* io = x->io;
-        close(ox_id);
-        if (completion_) completion_->io_complete(io);
-    };
+    job.done = {kResponseDelivered, ox_id, false, serial, nullptr};
     dma_.request(std::move(job));
 }
 
@@ -289,11 +296,10 @@ void InitiatorHba::close(std::uint16_t ox_id)
     exchanges_.erase(it);
 }
 
-void InitiatorHba::timer_expired(std::uint64_t key)
+void InitiatorHba::exchange_timeout(std::uint16_t ox_id)
 {
-    const auto ox_id = static_cast<std::uint16_t>(key & 0xFFFF);
     Active& a = exchanges_.at(ox_id);  // a running timer's exchange is open
-    a.timer = timers_.none();
+    a.timer = {};
     // FCP_RSP is in and only its delivery to host memory is left: nothing is missing.
     if (a.exchange->complete()) return;
     if (!a.aborting) {
@@ -319,12 +325,10 @@ void InitiatorHba::abort(std::uint16_t ox_id)
     a.aborting = true;
     a.reason = "exchange timeout: " + missing(*a.exchange);
     ++aborts_;
-    for (std::uint64_t t : a.transfers) dma_.cancel_transfer(t);
+    dma_.cancel_exchange(a.serial);
     // Its frames still waiting for FIFO room never go out.
-    for (auto& line : held_)
-        for (auto f = line.begin(); f != line.end();)
-            f = fcp::fc_frame_of(*f->frame).ox_id == ox_id ? line.erase(f) : f + 1;
-    a.timer = timers_.start(params_.abts_timeout, timer_key(ox_id, a.serial));
+    for (auto& line : held_) line.erase_if([ox_id](const Held& h) { return fcp::fc_frame_of(*h.frame).ox_id == ox_id; });
+    a.timer = timers_.start(params_.abts_timeout, Deadline{ox_id, a.serial, nullptr});
     transmit(fcp::make_abts(a.exchange->spec()));
 }
 

@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -27,21 +28,22 @@
 
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/hba/dma_engine.hpp"
-#include "fcal/hba/exchange_timers.hpp"
+#include "fcal/hba/exchange_lookup.hpp"
 #include "fcal/hba/hba_params.hpp"
 #include "fcal/hba/io_request.hpp"
 #include "fcal/hba/service_queue.hpp"
+#include "fcal/hba/work.hpp"
+#include "fcal/kernel/timers.hpp"
 #include "fcal/loop/lport.hpp"
 
 namespace fcal::hba {
 
-class InitiatorHba : public sc_core::sc_module, public HbaFrontEnd, public loop::PortUser {
+class InitiatorHba : public sc_core::sc_module, public HbaFrontEnd, public loop::PortUser, private WorkOwner {
 public:
     tlm_utils::simple_initiator_socket<InitiatorHba> host_dma;
 
     // `transmit_queue` is the outgoing frame FIFO (the Command-First reference model or the RTL);
     // the HBA installs it in its port.
-    SC_HAS_PROCESS(InitiatorHba);
     InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port,
                  std::unique_ptr<loop::TransmitQueue> transmit_queue);
 
@@ -63,7 +65,7 @@ public:
     // Commands the disks answered TASK SET FULL, each reissued once more.
     std::uint64_t task_set_full_retries() const { return task_set_full_retries_; }
     // Requests waiting now to be reissued.
-    std::size_t retries_waiting() const { return retries_.size(); }
+    std::size_t retries_waiting() const { return retries_waiting_; }
     // Recovery: ABTS sent (exchanges aborted), BA_ACC received, ABTS given up on (no BA_ACC within
     // abts_timeout), frames dropped because their exchange was being or had been aborted.
     std::uint64_t aborts() const { return aborts_; }
@@ -77,35 +79,52 @@ public:
     const DmaEngine& dma() const { return dma_; }
 
 private:
+    // The steps its processors and DMA engine hand back (Work::step).
+    enum Step : std::uint8_t {
+        kCommandExecuted = 1,  // cpu: fetch the I/O description
+        kXferRdyHandled,       // cpu: DMA the burst the FCP_XFER_RDY (Work::frame) asks for
+        kFrameProcessed,       // frame_proc: free the buffer, handle the frame
+        kCommandFetched,       // DMA: queue the FCP_CMND
+        kDataInMemory,         // DMA: a read data frame is in host memory
+        kDataFetched,          // DMA: queue the write data frame (Work::frame)
+        kResponseDelivered,    // DMA: the FCP_RSP is in host memory: the I/O is complete
+    };
+    void work_done(Work& work) override;
+    // A deadline on the HBA's timers: an exchange's timeout (exchange_timeout, then abts_timeout once
+    // aborting), or a request refused with TASK SET FULL waiting to be reissued (`retry`).
+    struct Deadline {
+        std::uint16_t ox_id = 0;
+        std::uint64_t serial = 0;
+        IoRequest* retry = nullptr;
+    };
+    using Timers = kernel::Timers<Deadline>;
     struct Active {
         IoRequest* io = nullptr;
-        std::unique_ptr<fcp::Exchange> exchange;
+        std::optional<fcp::Exchange> exchange;
         std::uint64_t data_transfer = 0;  // DMA transfer of read data, once started
         unsigned data_jobs_pending = 0;
         bool response_waiting = false;    // FCP_RSP arrived before all data was in memory
         sc_core::sc_time cmnd_queued;
         std::uint64_t serial = 0;          // this HBA's number for the exchange, never reused
-        ExchangeTimers::Handle timer;      // exchange_timeout, then abts_timeout once aborting
+        Timers::Handle timer;              // exchange_timeout, then abts_timeout once aborting
         bool aborting = false;             // ABTS sent, waiting for BA_ACC
         std::string reason;                // why it was aborted
         bool broken = false;               // a frame of it went missing: the rest is dropped
-        std::vector<std::uint64_t> transfers;  // its DMA transfers, dropped on abort
     };
     // Work scheduled for an exchange names it by OX_ID and serial: when it comes due, the exchange may
     // have been aborted (nullptr) and its OX_ID even reused.
     Active* live(std::uint16_t ox_id, std::uint64_t serial);
-    std::uint64_t new_transfer(Active& a);
     void send_command(std::uint16_t ox_id, std::uint64_t serial);
     void transmit(std::shared_ptr<const loop::LoopFrame> frame);
     void push_held();
-    void handle(const fcp::FcFrame& frame);
+    void handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame);
     void deliver_response(std::uint16_t ox_id);
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped
-    void timer_expired(std::uint64_t key);
+    void deadline(Deadline& d);
+    void exchange_timeout(std::uint16_t ox_id);
     void abort(std::uint16_t ox_id);
     void abort_accepted(const fcp::FcFrame& ba_acc);
     void give_up(std::uint16_t ox_id, std::string reason);  // by value: the exchange holding it is erased
-    void retry_due();  // SC_METHOD on retry_event_
     std::uint16_t next_ox_id();
     Active& active(std::uint16_t ox_id);
 
@@ -115,7 +134,7 @@ private:
     ServiceQueue frame_proc_;
     DmaEngine dma_;
     HbaCompletion* completion_ = nullptr;
-    std::map<std::uint16_t, Active> exchanges_;
+    ExchangeMap<Active> exchanges_;
     std::uint16_t last_ox_id_ = 0;
     // Frames built while their FIFO was full, per class in the order built, numbered across
     // classes. When a slot frees, the oldest held frame whose FIFO has room goes in; with the
@@ -124,15 +143,14 @@ private:
         std::uint64_t number;
         std::shared_ptr<const loop::LoopFrame> frame;
     };
-    std::array<std::deque<Held>, 3> held_;  // by loop::FrameClass
+    std::array<kernel::RingQueue<Held>, 3> held_;  // by loop::FrameClass
     std::uint64_t held_numbers_ = 0;
+    std::vector<fcp::Exchange::FramePtr> burst_;  // a write burst's frames on their way to the DMA engine
     std::uint64_t frames_held_ = 0;
-    // Requests refused with TASK SET FULL, in the order they are due (the delay is one constant).
-    std::deque<std::pair<sc_core::sc_time, IoRequest*>> retries_;
-    sc_core::sc_event retry_event_;
     std::uint64_t task_set_full_retries_ = 0;
-    // Recovery.
-    ExchangeTimers timers_;
+    std::size_t retries_waiting_ = 0;
+    // Recovery, and the reissues after TASK SET FULL.
+    Timers timers_;
     std::uint64_t last_serial_ = 0;
     // OX_IDs given up on without a BA_ACC: the target may still send frames for them, so they are
     // not reused (the oldest are released beyond kQuarantinedIds).

@@ -2,14 +2,14 @@
 
 namespace fcal::hba {
 
-ServiceQueue::ServiceQueue(sc_core::sc_module_name name) : sc_module(name)
+ServiceQueue::ServiceQueue(sc_core::sc_module_name name, WorkOwner& owner) : sc_module(name), owner_(owner)
 {
     SC_METHOD(step);
     sensitive << done_;
     dont_initialize();
 }
 
-void ServiceQueue::run(const sc_core::sc_time& duration, std::function<void()> then)
+void ServiceQueue::run(const sc_core::sc_time& duration, Work then)
 {
     jobs_.push_back({duration, std::move(then)});
     if (!busy_) start_next();
@@ -24,11 +24,11 @@ void ServiceQueue::start_next()
 
 void ServiceQueue::step()
 {
-    Job job = std::move(jobs_.front());
+    Work then = std::move(jobs_.front().then);
     jobs_.pop_front();
     busy_ = false;
     if (!jobs_.empty()) start_next();
-    job.then();  // may queue more work; the next job is already running
+    owner_.work_done(then);  // may queue more work; the next job is already running
 }
 
 }  // namespace fcal::hba

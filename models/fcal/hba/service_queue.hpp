@@ -1,30 +1,32 @@
 #pragma once
-// A single server that does one job after the other in arrival order: an HBA's main processor,
-// its incoming-frame processor, a driver CPU. A job is a duration and what happens when it is done.
-#include <deque>
-#include <functional>
+// A single server that does one job after the other in arrival order: an HBA's main processor or
+// its incoming-frame processor. A job is a duration and the Work its owner does when it is done.
 #include <systemc>
+
+#include "fcal/hba/work.hpp"
+#include "fcal/kernel/ring_queue.hpp"
 
 namespace fcal::hba {
 
 class ServiceQueue : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(ServiceQueue);
-    explicit ServiceQueue(sc_core::sc_module_name name);
+    ServiceQueue(sc_core::sc_module_name name, WorkOwner& owner);
 
-    void run(const sc_core::sc_time& duration, std::function<void()> then);
+    void run(const sc_core::sc_time& duration, Work then);
     std::size_t backlog() const { return jobs_.size(); }
     double busy_s() const { return busy_s_; }
 
 private:
     struct Job {
         sc_core::sc_time duration;
-        std::function<void()> then;
+        Work then;
     };
     void step();
     void start_next();
 
-    std::deque<Job> jobs_;
+    WorkOwner& owner_;
+    kernel::RingQueue<Job> jobs_;
     bool busy_ = false;
     sc_core::sc_event done_;
     double busy_s_ = 0;

@@ -6,11 +6,70 @@
 namespace fcal::hba {
 
 TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
-    : sc_module(name), disk("disk"), params_(params), port_(port), cpu_("processor"), frame_proc_("frame_proc"),
-      dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); }),
-      timers_("timers", [this](std::uint64_t key) { data_timeout(key); })
+    : sc_module(name), disk("disk"), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
+      dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); }, *this),
+      timers_("timers", [this](std::uint64_t& key) { data_timeout(key); })
 {
     port_.set_user(this);
+}
+
+void TargetHba::work_done(Work& w)
+{
+    switch (w.step) {
+    case kFrameProcessed:
+        port_.release_buffer();
+        handle(fcp::fc_frame_of(*w.frame));
+        return;
+    case kCommandDelivered: cpu_.run(params_.cmd_exec, {kCommandExecuted, w.id, false, w.serial, nullptr}); return;
+    case kCommandExecuted:
+        if (live(w.id, w.serial)) start_command(w.id);
+        return;
+    case kRefused: {
+        Active* a = live(w.id, w.serial);
+        if (!a) return;
+        port_.queue_frame(a->exchange->make_response(fcp::ScsiStatus::TaskSetFull));
+        exchanges_.erase(w.id);
+        return;
+    }
+    case kDataInBuffer:
+        if (w.last && live(w.id, w.serial)) burst_in(w.id);
+        return;
+    case kDataFetched: {
+        Active* x = live(w.id, w.serial);
+        if (!x) return;
+        port_.queue_frame(x->exchange->next_read_data_frame());
+        if (w.last) cpu_.run(params_.xfer_rdy_or_rsp, {kResponseBuilt, w.id, false, w.serial, nullptr});
+        return;
+    }
+    case kXferRdyBuilt: {
+        Active* a = live(w.id, w.serial);
+        if (!a) return;
+        auto frame = a->exchange->make_xfer_rdy();
+        const fcp::FcFrame& x = fcp::fc_frame_of(*frame);
+        a->burst_end = x.xfer_rdy.relative_offset + x.xfer_rdy.burst_length;
+        // The burst must come within data_timeout, or the exchange is dropped (its disk slot freed).
+        a->timer = timers_.start(params_.data_timeout, std::uint64_t{w.serial} << 16 | w.id);
+        port_.queue_frame(frame);
+        return;
+    }
+    case kResponseBuilt:
+        if (live(w.id, w.serial)) send_response(w.id);
+        return;
+    case kBaAccBuilt: port_.queue_frame(std::move(w.frame)); return;
+    }
+}
+
+// The write burst's data are all in the disk's buffer: ask for the next, or let the disk write.
+void TargetHba::burst_in(std::uint16_t rx_id)
+{
+    Active& x = active(rx_id);
+    x.burst_transfer = 0;
+    timers_.cancel(x.timer);
+    x.timer = {};
+    if (x.exchange->bytes_remaining_to_request() > 0)
+        send_xfer_rdy(rx_id);
+    else
+        disk_command(rx_id, fcal::disk::CommandKind::WriteDataIn);  // all data is in the buffer
 }
 
 TargetHba::Active& TargetHba::active(std::uint16_t rx_id) { return open_exchange(exchanges_, rx_id, *this, "RX_ID"); }
@@ -21,18 +80,10 @@ TargetHba::Active* TargetHba::live(std::uint16_t rx_id, std::uint64_t serial)
     return it == exchanges_.end() || it->second.serial != serial ? nullptr : &it->second;
 }
 
-std::uint64_t TargetHba::new_transfer(Active& a)
-{
-    a.transfers.push_back(dma_.new_transfer());
-    return a.transfers.back();
-}
 
 void TargetHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
-    frame_proc_.run(params_.frame_proc, [this, frame] {
-        port_.release_buffer();
-        handle(fcp::fc_frame_of(*frame));
-    });
+    frame_proc_.run(params_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
 }
 
 void TargetHba::handle(const fcp::FcFrame& f)
@@ -44,20 +95,15 @@ void TargetHba::handle(const fcp::FcFrame& f)
         const std::uint16_t rx_id = last_rx_id_;
         aborted_.erase(rx_id);
         Active a;
-        a.exchange = std::make_unique<fcp::Exchange>(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes, params_.block_bytes));
+        a.exchange.emplace(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes, params_.block_bytes));
         a.serial = ++last_serial_;
-        a.timer = timers_.none();
         const std::uint64_t serial = a.serial;
-        Active& x = exchanges_.emplace(rx_id, std::move(a)).first->second;
+        exchanges_.emplace(rx_id, std::move(a));
         // The command reaches the disk controller as a single frame transfer, then executes.
         DmaJob deliver;
-        deliver.transfer = new_transfer(x);
+        deliver.transfer = dma_.new_transfer();
         deliver.fixed = params_.single_frame_transfer;
-        deliver.done = [this, rx_id, serial] {
-            cpu_.run(params_.cmd_exec, [this, rx_id, serial] {
-                if (live(rx_id, serial)) start_command(rx_id);
-            });
-        };
+        deliver.done = {kCommandDelivered, rx_id, false, serial, nullptr};
         dma_.request(std::move(deliver));
         return;
     }
@@ -86,23 +132,13 @@ void TargetHba::handle(const fcp::FcFrame& f)
     a.exchange->receive(f);
     DmaJob job;
     job.first_of_transfer = a.burst_transfer == 0;
-    if (a.burst_transfer == 0) a.burst_transfer = new_transfer(a);
+    if (a.burst_transfer == 0) a.burst_transfer = dma_.new_transfer();
     job.transfer = a.burst_transfer;
     job.bytes = f.payload_bytes;
     job.command = tlm::TLM_WRITE_COMMAND;
     job.address = fcal::disk::buffer_address(rx_id, f.relative_offset);
     const bool burst_done = f.relative_offset + f.payload_bytes == a.burst_end;
-    job.done = [this, rx_id, serial, burst_done] {
-        Active* x = live(rx_id, serial);
-        if (!burst_done || !x) return;
-        x->burst_transfer = 0;
-        timers_.cancel(x->timer);
-        x->timer = timers_.none();
-        if (x->exchange->bytes_remaining_to_request() > 0)
-            send_xfer_rdy(rx_id);
-        else
-            disk_command(rx_id, fcal::disk::CommandKind::WriteDataIn);  // all data is in the buffer
-    };
+    job.done = {kDataInBuffer, rx_id, burst_done, serial, nullptr};
     dma_.request(std::move(job));
 }
 
@@ -131,26 +167,19 @@ bool TargetHba::disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind)
     cmd.same_blocks = spec.write_same_blocks;
     cmd.tag = rx_id;
     cmd.done = this;
-    tlm::tlm_generic_payload gp;
-    fcal::disk::prepare_command(gp, cmd);
+    fcal::disk::prepare_command(command_, cmd);
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    disk->b_transport(gp, t);
-    gp.clear_extension(&cmd);
-    if (!gp.is_response_ok())
-        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the disk refused a command: " + gp.get_response_string()).c_str());
+    disk->b_transport(command_, t);
+    command_.clear_extension(&cmd);
+    if (!command_.is_response_ok())
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the disk refused a command: " + command_.get_response_string()).c_str());
     return cmd.status == fcal::disk::CommandStatus::Accepted;
 }
 
 void TargetHba::refuse(std::uint16_t rx_id)
 {
     ++task_set_full_;
-    const std::uint64_t serial = active(rx_id).serial;
-    cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id, serial] {
-        Active* a = live(rx_id, serial);
-        if (!a) return;
-        port_.queue_frame(a->exchange->make_response(fcp::ScsiStatus::TaskSetFull));
-        exchanges_.erase(rx_id);
-    });
+    cpu_.run(params_.xfer_rdy_or_rsp, {kRefused, rx_id, false, active(rx_id).serial, nullptr});
 }
 
 void TargetHba::read_data(std::uint64_t tag, std::uint32_t bytes)
@@ -170,9 +199,7 @@ void TargetHba::disk_ready(std::uint64_t tag)
     if (a.exchange->spec().direction == fcp::DataDirection::Read)
         send_read_data(rx_id, a.exchange->spec().size_bytes);
     else
-        cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id, serial] {
-            if (live(rx_id, serial)) send_response(rx_id);
-        });
+        cpu_.run(params_.xfer_rdy_or_rsp, {kResponseBuilt, rx_id, false, serial, nullptr});
 }
 
 // DMA the read data from a.read_queued up to `upto` out of the disk's buffer as one transfer; the
@@ -182,7 +209,7 @@ void TargetHba::send_read_data(std::uint16_t rx_id, std::uint32_t upto)
     Active& a = active(rx_id);
     if (upto <= a.read_queued) return;
     const std::uint64_t serial = a.serial;
-    const std::uint64_t transfer = new_transfer(a);
+    const std::uint64_t transfer = dma_.new_transfer();
     std::uint32_t offset = a.read_queued;
     const std::uint32_t size = a.exchange->spec().size_bytes;
     bool first = true;
@@ -196,16 +223,7 @@ void TargetHba::send_read_data(std::uint16_t rx_id, std::uint32_t upto)
         job.command = tlm::TLM_READ_COMMAND;
         job.address = fcal::disk::buffer_address(rx_id, offset);
         offset += bytes;
-        const bool last = offset == size;
-        job.done = [this, rx_id, serial, last] {
-            Active* x = live(rx_id, serial);
-            if (!x) return;
-            port_.queue_frame(x->exchange->next_read_data_frame());
-            if (last)
-                cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id, serial] {
-                    if (live(rx_id, serial)) send_response(rx_id);
-                });
-        };
+        job.done = {kDataFetched, rx_id, offset == size, serial, nullptr};
         dma_.request(std::move(job));
     }
     a.read_queued = offset;
@@ -213,17 +231,7 @@ void TargetHba::send_read_data(std::uint16_t rx_id, std::uint32_t upto)
 
 void TargetHba::send_xfer_rdy(std::uint16_t rx_id)
 {
-    const std::uint64_t serial = active(rx_id).serial;
-    cpu_.run(params_.xfer_rdy_or_rsp, [this, rx_id, serial] {
-        Active* a = live(rx_id, serial);
-        if (!a) return;
-        auto frame = a->exchange->make_xfer_rdy();
-        const fcp::FcFrame& x = fcp::fc_frame_of(*frame);
-        a->burst_end = x.xfer_rdy.relative_offset + x.xfer_rdy.burst_length;
-        // The burst must come within data_timeout, or the exchange is dropped (its disk slot freed).
-        a->timer = timers_.start(params_.data_timeout, std::uint64_t{serial} << 16 | rx_id);
-        port_.queue_frame(frame);
-    });
+    cpu_.run(params_.xfer_rdy_or_rsp, {kXferRdyBuilt, rx_id, false, active(rx_id).serial, nullptr});
 }
 
 void TargetHba::send_response(std::uint16_t rx_id)
@@ -248,8 +256,7 @@ void TargetHba::abort_exchange(const fcp::FcFrame& abts)
             break;
         }
     }
-    const auto ba_acc = fcp::make_ba_acc(abts);
-    cpu_.run(params_.xfer_rdy_or_rsp, [this, ba_acc] { port_.queue_frame(ba_acc); });
+    cpu_.run(params_.xfer_rdy_or_rsp, {kBaAccBuilt, 0, false, 0, fcp::make_ba_acc(abts)});
 }
 
 // The exchange stops here: its DMA transfers and pending steps are dropped, the disk drops its
@@ -258,7 +265,7 @@ void TargetHba::drop(std::uint16_t rx_id)
 {
     Active& a = active(rx_id);
     timers_.cancel(a.timer);
-    for (std::uint64_t t : a.transfers) dma_.cancel_transfer(t);
+    dma_.cancel_exchange(a.serial);
     if (a.at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
     exchanges_.erase(rx_id);
     aborted_.insert(rx_id);
@@ -269,7 +276,7 @@ void TargetHba::drop(std::uint16_t rx_id)
 void TargetHba::data_timeout(std::uint64_t key)
 {
     const auto rx_id = static_cast<std::uint16_t>(key & 0xFFFF);
-    active(rx_id).timer = timers_.none();
+    active(rx_id).timer = {};
     ++data_timeouts_;
     drop(rx_id);
 }

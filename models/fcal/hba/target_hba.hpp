@@ -17,6 +17,7 @@
 //   burst has not all come within data_timeout of its FCP_XFER_RDY is dropped the same way, unasked.
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <vector>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -24,14 +25,16 @@
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/disk/disk_command.hpp"
 #include "fcal/hba/dma_engine.hpp"
-#include "fcal/hba/exchange_timers.hpp"
+#include "fcal/hba/exchange_lookup.hpp"
 #include "fcal/hba/hba_params.hpp"
 #include "fcal/hba/service_queue.hpp"
+#include "fcal/hba/work.hpp"
+#include "fcal/kernel/timers.hpp"
 #include "fcal/loop/lport.hpp"
 
 namespace fcal::hba {
 
-class TargetHba : public sc_core::sc_module, public loop::PortUser, public fcal::disk::DiskReady {
+class TargetHba : public sc_core::sc_module, public loop::PortUser, public fcal::disk::DiskReady, private WorkOwner {
 public:
     tlm_utils::simple_initiator_socket<TargetHba> disk;
 
@@ -56,25 +59,38 @@ public:
     loop::LPort& port() { return port_; }
 
 private:
+    // The steps its processors and DMA engine hand back (Work::step).
+    enum Step : std::uint8_t {
+        kFrameProcessed = 1,  // frame_proc: free the buffer, handle the frame
+        kCommandDelivered,    // DMA: the FCP_CMND reached the disk controller: execute it
+        kCommandExecuted,     // cpu: hand the command to the disk
+        kRefused,             // cpu: queue FCP_RSP TASK SET FULL
+        kDataInBuffer,        // DMA: a write data frame is in the disk's buffer (Work::last: its burst's last)
+        kDataFetched,         // DMA: queue the next read data frame (Work::last: the read's last)
+        kXferRdyBuilt,        // cpu: queue FCP_XFER_RDY
+        kResponseBuilt,       // cpu: queue FCP_RSP
+        kBaAccBuilt,          // cpu: queue the BA_ACC (Work::frame)
+    };
+    void work_done(Work& work) override;
+    using Timers = kernel::Timers<std::uint64_t>;  // key: serial << 16 | RX_ID
     struct Active {
-        std::unique_ptr<fcp::Exchange> exchange;
+        std::optional<fcp::Exchange> exchange;
         std::uint64_t burst_transfer = 0;
         std::uint32_t burst_end = 0;  // write: offset the current burst ends at
         std::uint32_t read_queued = 0;  // read: bytes handed to the DMA engine
         std::uint64_t serial = 0;       // this HBA's number for the exchange, never reused
         bool at_disk = false;           // the disk accepted its command
         bool broken = false;            // a write data frame went missing: the rest is dropped
-        std::vector<std::uint64_t> transfers;  // its DMA transfers, dropped on abort
-        ExchangeTimers::Handle timer;   // write: waiting for a burst's data (data_timeout)
+        Timers::Handle timer;           // write: waiting for a burst's data (data_timeout)
     };
     // Work scheduled for an exchange names it by RX_ID and serial: when it comes due, the exchange
     // may have been aborted (nullptr) and its RX_ID even reused.
     Active* live(std::uint16_t rx_id, std::uint64_t serial);
-    std::uint64_t new_transfer(Active& a);
     void abort_exchange(const fcp::FcFrame& abts);
     void drop(std::uint16_t rx_id);
     void data_timeout(std::uint64_t key);
     void handle(const fcp::FcFrame& frame);
+    void burst_in(std::uint16_t rx_id);
     void start_command(std::uint16_t rx_id);
     bool disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind);
     void send_read_data(std::uint16_t rx_id, std::uint32_t upto);
@@ -85,16 +101,17 @@ private:
 
     HbaParams params_;
     loop::LPort& port_;
+    tlm::tlm_generic_payload command_;  // the disk protocol's command phase, one payload for all
     ServiceQueue cpu_;
     ServiceQueue frame_proc_;
     DmaEngine dma_;
-    std::map<std::uint16_t, Active> exchanges_;  // by RX_ID
+    ExchangeMap<Active> exchanges_;  // by RX_ID
     std::uint64_t task_set_full_ = 0;
     std::uint16_t last_rx_id_ = 0;
     std::uint64_t last_serial_ = 0;
     std::set<std::uint16_t> aborted_;  // RX_IDs aborted and not yet reused
     std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0, data_timeouts_ = 0;
-    ExchangeTimers timers_;
+    Timers timers_;
 };
 
 }  // namespace fcal::hba

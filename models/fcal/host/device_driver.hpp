@@ -18,12 +18,12 @@
 // Reentrancy: the HBA's submit() may be called from inside its own io_complete() call, and the
 // completion callback may call submit() again.
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <string>
 #include <systemc>
 
 #include "fcal/hba/io_request.hpp"
+#include "fcal/kernel/ring_queue.hpp"
 #include "fcal/host/io_target.hpp"
 
 namespace fcal::host {
@@ -88,10 +88,10 @@ private:
     hba::HbaFrontEnd* hba_ = nullptr;
     CompletionCallback on_complete_;
 
-    std::deque<Job> cpu_queue_;  // front is on the CPU while cpu_busy_
+    kernel::RingQueue<Job> cpu_queue_;  // front is on the CPU while cpu_busy_
     bool cpu_busy_ = false;
     sc_core::sc_event cpu_event_;
-    std::deque<hba::IoRequest*> waiting_;
+    kernel::RingQueue<hba::IoRequest*> waiting_;
 
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;

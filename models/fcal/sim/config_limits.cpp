@@ -143,7 +143,18 @@ void check_limits(const SimConfig& c, bool loop_length_given)
     if (c.initiator.al_pa == 0x00)
         throw ConfigError("initiator.al_pa: 0x00 is the FL_Port's AL_PA (the fabric's port on the loop); the controller needs an NL_Port's");
 
+    // Two limits bound an I/O; the message names the one that binds, so its "at most" is the true
+    // largest (1G used to be told "at most 128M" when 32M - 512 was the limit).
     const std::uint64_t largest = largest_io_size(c);
+    // READ(10)/WRITE(10) carry the length in a 16-bit field (docs/model.md, "FCP: the CDB").
+    const std::uint32_t block = lba_block_bytes(c);
+    const std::uint64_t cdb_largest = std::uint64_t{fcp::kCdb10MaxBlocks} * block;
+    if (c.workload.io_size > cdb_largest && cdb_largest <= largest) {
+        const std::uint64_t blocks = (c.workload.io_size + block - 1) / block;
+        throw ConfigError("workload.io_size: " + format_bytes(c.workload.io_size) + " is " + std::to_string(blocks) + " blocks of " +
+                          std::to_string(block) + " bytes; the 16-bit TRANSFER LENGTH of READ(10)/WRITE(10) holds at most " +
+                          std::to_string(fcp::kCdb10MaxBlocks) + " (at most " + format_bytes(cdb_largest) + ")");
+    }
     if (c.workload.io_size > largest) {
         const bool initiator_limits = largest == sequence_bytes(c.initiator.max_payload);
         const std::string payload = initiator_limits ? "initiator.max_payload" : "target.max_payload";
@@ -152,15 +163,6 @@ void check_limits(const SimConfig& c, bool loop_length_given)
                           std::to_string(kMaxFramesPerSequence) + " frames of " + payload + " = " + std::to_string(bytes) +
                           " bytes in one FC sequence (16-bit SEQ_CNT); at most " + format_bytes(largest));
     }
-
-    // READ(10)/WRITE(10) carry the length in a 16-bit field (docs/model.md, "FCP: the CDB").
-    const std::uint32_t block = lba_block_bytes(c);
-    const std::uint64_t blocks = (c.workload.io_size + block - 1) / block;
-    if (blocks > fcp::kCdb10MaxBlocks)
-        throw ConfigError("workload.io_size: " + format_bytes(c.workload.io_size) + " is " + std::to_string(blocks) + " blocks of " +
-                          std::to_string(block) + " bytes; the 16-bit TRANSFER LENGTH of READ(10)/WRITE(10) holds at most " +
-                          std::to_string(fcp::kCdb10MaxBlocks) + " (at most " +
-                          format_bytes(std::uint64_t{fcp::kCdb10MaxBlocks} * block) + ")");
 
     check_counts(c.workload);
     check_delays(c, loop_length_given);

@@ -13,6 +13,8 @@
 #include <set>
 #include <sstream>
 
+#include "fcal/sim/user_text.hpp"
+
 namespace fcal::sim {
 
 namespace {
@@ -25,37 +27,30 @@ constexpr std::int64_t kKi = 1024;
 constexpr std::int64_t kMi = kKi * kKi;
 constexpr std::int64_t kGi = kMi * kKi;
 
-// Control characters (DEL included, which JSON leaves as it is) written as \u00XX, so that text
-// from the user or the JSON parser cannot reach the terminal as a control sequence.
-std::string escape_controls(const std::string& text)
+// Objects and arrays nested deeper than this are refused; a configuration needs 3
+// ({"disk": {"3": {"access_ms": 5}}}).
+constexpr unsigned kMaxJsonDepth = 16;
+
+std::string too_deep()
 {
-    std::string out;
-    for (char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte >= 0x20 && byte != 0x7F) {
-            out += c;
-            continue;
-        }
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
-        out += escaped;
-    }
-    return out;
+    return "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (a configuration needs at most 3)";
 }
 
-// User text and JSON go into messages quoted and escaped, so a stray newline or invalid UTF-8 cannot
-// break the one-line rule or throw from the serializer.
-std::string quoted(const std::string& text)
-{
-    return escape_controls(json(text).dump(-1, ' ', false, json::error_handler_t::replace));
-}
-
+// A JSON value in a message, escaped and cut short.
 std::string shown(const json& value)
 {
-    std::string text = escape_controls(value.dump(-1, ' ', false, json::error_handler_t::replace));
-    constexpr std::size_t kMax = 40;
-    if (text.size() > kMax) text = text.substr(0, kMax) + "...";
-    return text;
+    return shortened(value.dump(-1, ' ', false, json::error_handler_t::replace), 40);
+}
+
+// A key the user gave, as a message shows it: as it is when it is plain printable ASCII of a
+// readable length, else quoted, escaped and cut (a newline must not break the one-line rule, nor a
+// NUL cut the message short, nor a 10 000-character key fill the terminal; found by fuzzing and a
+// red-team pass, tests/fuzz/regressions).
+std::string shown_key(const std::string& key)
+{
+    const bool plain = !key.empty() && key.size() <= kShownBytes &&
+                       std::all_of(key.begin(), key.end(), [](char c) { return c > ' ' && c < 0x7F; });
+    return plain ? key : quoted_text(key);
 }
 
 std::string real_text(double value)
@@ -107,7 +102,7 @@ std::optional<std::int64_t> parse_integer(const Parameter& p, const std::string&
     const char* end = text.data() + text.size();
     const auto result = std::from_chars(text.data(), end, value, base);
     if (text.empty() || result.ptr != end) return std::nullopt;
-    if (result.ec == std::errc::result_out_of_range) out_of_range(p, text);
+    if (result.ec == std::errc::result_out_of_range) out_of_range(p, shortened(text));
     if (result.ec != std::errc()) return std::nullopt;
     return value;
 }
@@ -126,10 +121,10 @@ std::int64_t parse_bytes_text(const Parameter& p, const std::string& text)
         if (multiplier != 1) digits.pop_back();
     }
     if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        wrong_type(p, quoted(text));
+        wrong_type(p, quoted_text(text));
     const auto value = parse_integer(p, digits);
-    if (!value) wrong_type(p, quoted(text));
-    if (*value > kInt64Max / multiplier) out_of_range(p, text);
+    if (!value) wrong_type(p, quoted_text(text));
+    if (*value > kInt64Max / multiplier) out_of_range(p, shortened(text));
     return *value * multiplier;
 }
 
@@ -138,9 +133,9 @@ std::int64_t parse_al_pa_text(const Parameter& p, const std::string& text)
     const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
     const std::string digits = hex ? text.substr(2) : text;
     // from_chars would take a sign; an AL_PA never has one.
-    if (!digits.empty() && digits[0] == '-') wrong_type(p, quoted(text));
+    if (!digits.empty() && digits[0] == '-') wrong_type(p, quoted_text(text));
     const auto value = parse_integer(p, digits, hex ? 16 : 10);
-    if (!value) wrong_type(p, quoted(text));
+    if (!value) wrong_type(p, quoted_text(text));
     return *value;
 }
 
@@ -150,10 +145,10 @@ ParamValue parse_text(const Parameter& p, const std::string& text)
     case ParamType::Bool:
         if (text == "true" || text == "1") return true;
         if (text == "false" || text == "0") return false;
-        wrong_type(p, quoted(text));
+        wrong_type(p, quoted_text(text));
     case ParamType::Integer: {
         const auto value = parse_integer(p, text);
-        if (!value) wrong_type(p, quoted(text));
+        if (!value) wrong_type(p, quoted_text(text));
         return *value;
     }
     case ParamType::Real: {
@@ -161,11 +156,11 @@ ParamValue parse_text(const Parameter& p, const std::string& text)
         const char* end = text.data() + text.size();
         const auto result = std::from_chars(text.data(), end, value);
         if (text.empty() || result.ptr != end || result.ec != std::errc() || !std::isfinite(value))
-            wrong_type(p, quoted(text));
+            wrong_type(p, quoted_text(text));
         return value;
     }
     case ParamType::Choice:
-        if (std::find(p.choices.begin(), p.choices.end(), text) == p.choices.end()) wrong_type(p, quoted(text));
+        if (std::find(p.choices.begin(), p.choices.end(), text) == p.choices.end()) wrong_type(p, quoted_text(text));
         return text;
     case ParamType::Bytes: return parse_bytes_text(p, text);
     case ParamType::AlPa: return parse_al_pa_text(p, text);
@@ -189,6 +184,11 @@ ParamValue parse_json_value(const Parameter& p, const json& value)
             return static_cast<std::int64_t>(value.get<std::uint64_t>());
         }
         if (value.is_number_integer()) return value.get<std::int64_t>();
+        // A whole number beyond 64 bits reaches here as a double (1e30, or 99999999999999999999):
+        // too large, not "not an integer".
+        if (value.is_number_float() && std::isfinite(value.get<double>()) &&
+            std::abs(value.get<double>()) >= 0x1p63 && std::floor(value.get<double>()) == value.get<double>())
+            out_of_range(p, shown(value));
         if (value.is_string() && p.type != ParamType::Integer) return parse_text(p, value.get<std::string>());
         wrong_type(p, shown(value));
     case ParamType::Real:
@@ -302,6 +302,9 @@ std::string range_text(const Parameter& p)
     }
     case ParamType::Real: {
         const bool low = std::isfinite(p.real_min), high = std::isfinite(p.real_max);
+        // An excluded lower end cannot be written as "min..max" (loop.al_time_us used to say that 0
+        // is out of range 0..1e+07).
+        if (low && high && p.real_min_exclusive) return "> " + real_text(p.real_min) + " and <= " + real_text(p.real_max);
         if (low && high) return real_text(p.real_min) + ".." + real_text(p.real_max);
         if (low) return (p.real_min_exclusive ? "> " : ">= ") + real_text(p.real_min);
         if (high) return "<= " + real_text(p.real_max);
@@ -342,17 +345,15 @@ std::size_t ParameterTable::index_of(const std::string& key) const
     const auto it = index_.find(key);
     if (it != index_.end()) return it->second;
     // A near miss is almost always a typo; naming the intended key saves a trip to --list-params.
+    // (Not for a key far longer than any: the distance costs its length times theirs.)
     std::string best;
     std::size_t best_distance = 3;
     for (const auto& p : parameters_) {
+        if (key.size() > p.key.size() + best_distance) continue;
         const std::size_t d = edit_distance(key, p.key);
         if (d < best_distance) best_distance = d, best = p.key;
     }
-    // A key with a control character, a space or a non-ASCII byte is shown quoted and escaped: a
-    // newline must not break the one-line rule, nor a NUL cut the message short (found by fuzzing,
-    // tests/fuzz/regressions).
-    const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) { return c > ' ' && c < 0x7F; });
-    throw ConfigError((plain ? key : quoted(key)) + ": unknown parameter" +
+    throw ConfigError(shown_key(key) + ": unknown parameter" +
                       (best.empty() ? " (see --list-params)" : " (did you mean " + best + "?)"));
 }
 
@@ -372,13 +373,17 @@ std::optional<std::pair<unsigned, Parameter>> ParameterTable::disk_override(cons
         std::string names;
         for (const auto& p : parameters_)
             if (p.per_disk) names += (names.empty() ? "" : ", ") + p.key.substr(prefix.size());
-        throw ConfigError(key + ": unknown parameter (a disk.<i>.<name> override takes one of: " + names + ")");
+        throw ConfigError(shown_key(key) + ": unknown parameter (a disk.<i>.<name> override takes one of: " + names + ")");
     }
-    if (digits.size() > 3 || std::stoul(digits) > kMaxDiskIndex)
-        throw ConfigError(key + ": disk index " + digits + " is out of range 0.." + std::to_string(kMaxDiskIndex));
+    // The index as a number: "0004" is disk 4, written so it would be given twice under two names.
+    const std::string number = digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
+    if (number.size() > 3 || std::stoul(number) > kMaxDiskIndex)
+        throw ConfigError(shown_key(key) + ": disk index " + shortened(number) + " is out of range 0.." + std::to_string(kMaxDiskIndex));
+    if (number != digits)
+        throw ConfigError(shown_key(key) + ": a disk index has no leading zeros (disk." + number + key.substr(dot) + ")");
     Parameter p = *base;
     p.key = key;
-    return std::make_pair(static_cast<unsigned>(std::stoul(digits)), std::move(p));
+    return std::make_pair(static_cast<unsigned>(std::stoul(number)), std::move(p));
 }
 
 std::vector<unsigned> ParameterTable::override_disks() const
@@ -423,7 +428,7 @@ void ParameterTable::set_assignment(const std::string& assignment)
 {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw ConfigError("--set: expected KEY=VALUE, got " + quoted(assignment));
+        throw ConfigError("--set: expected KEY=VALUE, got " + quoted_text(assignment));
     set(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 
@@ -437,32 +442,37 @@ void ParameterTable::load_json(const nlohmann::json& object, const std::string& 
     std::vector<std::pair<std::size_t, ParamValue>> updates;
     std::vector<std::pair<std::pair<unsigned, std::string>, ParamValue>> disk_updates;
     std::set<std::string> seen;
-    const auto walk = [&](const auto& self, const json& members, const std::string& path) -> void {
+    const auto walk = [&](const auto& self, const json& members, const std::string& path, unsigned depth) -> void {
+        // The recursion is bounded: a configuration has no use for deep nesting (a file's parser
+        // refuses it first, load_json_file).
+        if (depth > kMaxJsonDepth) throw ConfigError(shown_key(path) + ": " + too_deep());
         for (const auto& member : members.items()) {
+            if (member.key().empty())  // {"": {...}} would otherwise vanish into its parent
+                throw ConfigError((path.empty() ? "" : shown_key(path) + ".") + "\"\": an empty key names no parameter");
             const std::string key = path.empty() ? member.key() : path + "." + member.key();
             const auto it = index_.find(key);
             if (it == index_.end() && member.value().is_object()) {
-                self(self, member.value(), key);
+                self(self, member.value(), key, depth + 1);
                 continue;
             }
             // {"loop":{"speed":..}} and {"loop.speed":..} together would make the winner depend on
             // member order; refuse instead of guessing.
             if (const auto o = disk_override(key)) {
-                if (!seen.insert(key).second) throw ConfigError(key + ": given twice");
+                if (!seen.insert(key).second) throw ConfigError(shown_key(key) + ": given twice");
                 ParamValue value = parse_json_value(o->second, member.value());
                 check_limits(o->second, value);
                 disk_updates.push_back({{o->first, "disk." + key.substr(key.find('.', 5) + 1)}, std::move(value)});
                 continue;
             }
             const std::size_t i = index_of(key);
-            if (!seen.insert(key).second) throw ConfigError(key + ": given twice");
+            if (!seen.insert(key).second) throw ConfigError(shown_key(key) + ": given twice");
             ParamValue value = parse_json_value(parameters_[i], member.value());
             check_limits(parameters_[i], value);
             updates.emplace_back(i, std::move(value));
         }
     };
     try {
-        walk(walk, object, "");
+        walk(walk, object, "", 1);
     } catch (const ConfigError& e) {
         throw ConfigError(prefix + e.what());
     }
@@ -470,23 +480,71 @@ void ParameterTable::load_json(const nlohmann::json& object, const std::string& 
     for (auto& [where, value] : disk_updates) overrides_[where] = std::move(value);
 }
 
+namespace {
+
+// Watches the parser for what a parsed object no longer shows: a key given twice in one object
+// (the parsed object keeps the last one; the user meant one of them), and nesting deeper than a
+// configuration can use, refused before the recursive walk could exhaust the stack.
+class JsonGuard {
+public:
+    bool operator()(int depth, json::parse_event_t event, json& parsed)
+    {
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            if (depth + 1 > static_cast<int>(kMaxJsonDepth)) throw ConfigError(too_deep());
+            if (event == json::parse_event_t::object_start) objects_.emplace_back();
+            break;
+        case json::parse_event_t::object_end: objects_.pop_back(); break;
+        case json::parse_event_t::key: {
+            Object& here = objects_.back();
+            here.key = parsed.get<std::string>();
+            if (!here.keys.insert(here.key).second) throw ConfigError(shown_key(path()) + ": given twice");
+            break;
+        }
+        default: break;
+        }
+        return true;
+    }
+
+private:
+    struct Object {
+        std::set<std::string> keys;
+        std::string key;  // the member being read
+    };
+    std::string path() const
+    {
+        std::string text;
+        for (const auto& o : objects_) text += (text.empty() ? "" : ".") + o.key;
+        return text;
+    }
+    std::vector<Object> objects_;
+};
+
+}  // namespace
+
 void ParameterTable::load_json_file(const std::string& path)
 {
+    const std::string name = shortened(path, 4096);
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw ConfigError(path + ": is a directory, not a JSON file");
+    if (std::filesystem::is_directory(path, ec)) throw ConfigError(name + ": is a directory, not a JSON file");
     std::ifstream in(path);
-    if (!in) throw ConfigError(path + ": cannot open (" + std::strerror(errno) + ")");
+    if (!in) throw ConfigError(name + ": cannot open (" + std::strerror(errno) + ")");
     json object;
     try {
-        object = json::parse(in);
+        object = json::parse(in, JsonGuard());
     } catch (const json::exception& e) {  // parse errors, and numbers too large for a double (found by fuzzing)
         // Drop the library's "[json.exception.parse_error.101] " tag; keep its line and column.
         std::string detail = e.what();
         const auto tag_end = detail.find("] ");
         if (detail.rfind("[json.exception", 0) == 0 && tag_end != std::string::npos) detail = detail.substr(tag_end + 2);
-        throw ConfigError(path + ": malformed JSON: " + escape_controls(detail));  // detail quotes what was read
+        // The detail quotes what was read (a whole string token, however long).
+        throw ConfigError(name + ": malformed JSON: " + shortened(detail, 200));
+    } catch (const ConfigError& e) {
+        throw ConfigError(name + ": " + e.what());
     }
-    load_json(object, path);
+    if (in.bad()) throw ConfigError(name + ": cannot read (" + std::strerror(errno) + ")");
+    load_json(object, name);
 }
 
 const ParamValue& ParameterTable::value_of(const std::string& key, ParamType expected) const
@@ -537,6 +595,21 @@ bool ParameterTable::has_value(const std::string& key) const
     const auto it = index_.find(key);
     if (it == index_.end()) throw std::logic_error("no parameter " + key);
     return entries_[it->second].value.has_value() || parameters_[it->second].default_value.has_value();
+}
+
+void ParameterTable::list_json(std::ostream& out) const
+{
+    static const char* const kTypes[] = {"bool", "integer", "real", "choice", "bytes", "al_pa"};
+    json all = json::array();
+    for (const auto& p : parameters_)
+        all.push_back({{"key", p.key},
+                       {"type", kTypes[static_cast<int>(p.type)]},
+                       {"default", !p.default_text.empty() ? p.default_text : value_text(p, *p.default_value)},
+                       {"unit", p.unit},
+                       {"range", range_text(p)},
+                       {"description", p.description},
+                       {"per_disk", p.per_disk}});
+    out << all.dump(2) << '\n';
 }
 
 void ParameterTable::list(std::ostream& out) const

@@ -87,6 +87,9 @@ public:
 
     // Columns: key, default, unit, range, description.
     void list(std::ostream& out) const;
+    // The same as a JSON array, one object per parameter: key, type, default, unit, range,
+    // description (the texts of list()), and per_disk (a disk.<i>.<name> override exists).
+    void list_json(std::ostream& out) const;
 
     // Per-disk overrides, disk.<i>.<name> for a per_disk key disk.<name> (i from 0): the disks
     // that have any, ascending, and the table as disk i sees it (its overrides as set values).

@@ -2,7 +2,13 @@
 
 #include "fcal/sim/config_limits.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <stdexcept>
+
+#include "fcal/controller/decode_map.hpp"
+#include "fcal/cosim/command_first_rtl.hpp"
+#include "fcal/phy/link_timing.hpp"
 
 namespace fcal::sim {
 
@@ -186,6 +192,7 @@ disk::ZoneGeometry zone_geometry_of(const SimConfig& c)
 namespace {
 void read_erase(const ParameterTable& t, SimConfig& c);
 void check_disk(const SimConfig& c, bool length_given);
+void check_elaboration(const SimConfig& c);
 }  // namespace
 
 SimConfig build_config(const ParameterTable& t)
@@ -336,6 +343,7 @@ SimConfig build_config(const ParameterTable& t)
             rethrow_for_disk(e, i);
         }
     }
+    check_elaboration(c);
     return c;
 }
 
@@ -374,6 +382,57 @@ void read_erase(const ParameterTable& t, SimConfig& c)
     const std::uint64_t write_bytes = static_cast<std::uint64_t>(e.transfer_blocks) * lba_block_bytes(c);
     if (e.command == host::EraseCommand::Write && write_bytes > 65536ull * c.initiator.max_payload)
         throw ConfigError("erase.transfer_blocks: " + std::to_string(e.transfer_blocks) + " blocks need more than 65536 frames of initiator.max_payload");
+}
+
+std::string number(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+// The rules the models' constructors would otherwise be the first to see, so that no run is refused
+// once elaboration has begun and its outputs exist (docs/model.md, "Configuration limits").
+void check_elaboration(const SimConfig& c)
+{
+    // The RTL's depths are fixed when it is Verilated.
+    if (c.cmdf.impl == CmdfImpl::Rtl && c.initiator.tx_fifo_frames != cosim::kRtlFrameDepth)
+        throw ConfigError("initiator.tx_fifo_frames: cmdf.impl=rtl needs " + std::to_string(cosim::kRtlFrameDepth) +
+                          ", the depth the RTL was built with (CMake option FCAL_RTL_DEPTH)");
+    if (c.cmdf.impl == CmdfImpl::Rtl && c.initiator.cmd_fifo_frames != cosim::kRtlCommandDepth)
+        throw ConfigError("initiator.cmd_fifo_frames: cmdf.impl=rtl needs " + std::to_string(cosim::kRtlCommandDepth) +
+                          ", the depth the RTL was built with (CMake option FCAL_RTL_CMD_DEPTH)");
+
+    // FC-AL's AL_TIME is twice the worst round trip: a shorter one would time out circuits that
+    // merely wait for a word to come round. The loop checks the same with the same arithmetic
+    // (loop/loop.cpp): every hop's cable and repeat delay in whole picoseconds.
+    if (c.transport == Transport::Loop && c.loop.ber > 0.0) {
+        const phy::LinkTiming timing(c.loop.rate, c.loop.propagation_ns_per_m, c.loop.baud_gbps * 1e9);
+        sc_core::sc_time round_trip = sc_core::SC_ZERO_TIME;
+        for (unsigned i = 0; i < c.loop.nodes; ++i) round_trip += timing.cable(c.loop.hop_m) + timing.words(c.loop.port_delay_words);
+        if (sc_core::sc_time(c.loop.al_time_us * 1e-6, sc_core::SC_SEC) <= 2 * round_trip)
+            throw ConfigError("loop.al_time_us: " + number(c.loop.al_time_us) + " us is not above twice the loop's round trip (" +
+                              number(2 * round_trip.to_seconds() * 1e6) + " us); with loop.ber above 0 it must be");
+    }
+
+    // What the workload addresses: the stripe unit on a disk, the span on the disk or volume, one
+    // I/O in both (host::validate, controller::validate).
+    const AddressSpace a = address_space(c);
+    if (c.volume.raid != controller::RaidLevel::None && a.unit_blocks > a.disk_blocks)
+        throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk (" + std::to_string(a.disk_blocks * a.block_bytes) +
+                          " bytes)");
+    if (a.span_blocks > a.capacity_blocks)
+        throw ConfigError("workload.span_bytes: " + std::to_string(c.workload.span_bytes) + " exceeds the " +
+                          std::to_string(a.capacity_blocks * a.block_bytes) + " bytes of the disk or volume");
+    const std::uint64_t largest = std::max(c.workload.io_size, c.workload.io_size_max);
+    if (c.workload.span_bytes != 0 && a.span_blocks * a.block_bytes < largest)
+        throw ConfigError("workload.span_bytes: smaller than the largest I/O (" + std::to_string(largest) + " bytes)");
+    // An erasure job writes whole disks, whatever their size (read_erase checks them).
+    if (c.workload.type != WorkloadType::Erase && a.capacity_blocks * a.block_bytes < largest)
+        throw ConfigError(std::string(largest > c.workload.io_size ? "workload.io_size_max" : "workload.io_size") + ": " +
+                          format_bytes(largest) + " is larger than the " +
+                          (c.volume.raid != controller::RaidLevel::None ? "volume" : "smallest disk") + " (" +
+                          std::to_string(a.capacity_blocks * a.block_bytes) + " bytes)");
 }
 
 // What disk c.disk must satisfy (the zoned geometry and the model's limits).
@@ -519,6 +578,38 @@ nlohmann::json to_json(const SimConfig& c)
 std::uint32_t lba_block_bytes(const SimConfig& c)
 {
     return c.disk.model == disk::DiskModel::Zoned ? c.disk.sector_bytes : kVolumeBlockBytes;
+}
+
+AddressSpace address_space(const SimConfig& c)
+{
+    AddressSpace a;
+    a.block_bytes = lba_block_bytes(c);
+    // As disk::Disk::capacity_sectors(): the zoned geometry's, a fixed disk's capacity_gb (0: none).
+    const auto capacity = [&](unsigned i) {
+        const disk::DiskParams p = disk_params(c, i);
+        return p.model == disk::DiskModel::Zoned ? disk::ZoneGeometry(p.zoned.geometry).capacity_sectors() : p.capacity_sectors;
+    };
+    a.disk_blocks = c.disk.model == disk::DiskModel::Zoned ? capacity(0) : host::kDiskCapacityBlocks;
+    for (unsigned i = 0; i < c.disk.count; ++i)
+        if (const std::uint64_t blocks = capacity(i); blocks > 0) a.disk_blocks = std::min(a.disk_blocks, blocks);
+    a.capacity_blocks = a.disk_blocks;
+    if (c.volume.raid != controller::RaidLevel::None) {
+        controller::VolumeGeometry g;
+        g.level = c.volume.raid;
+        g.disks = c.disk.count;
+        g.unit_blocks = c.volume.stripe_kib * 1024 / kVolumeBlockBytes;
+        g.disk_blocks = a.disk_blocks;
+        a.unit_blocks = g.unit_blocks;
+        const bool fits = g.unit_blocks <= g.disk_blocks;
+        // DECODE's layout leaves slots free (controller/decode_layout.hpp).
+        const bool decode_layout = c.volume.decode || c.decode.free_fraction > 0;
+        a.capacity_blocks = !fits          ? 0
+                            : decode_layout ? controller::DecodeMap(g.disks, g.disk_blocks / g.unit_blocks, c.decode.free_fraction).units() *
+                                                  g.unit_blocks
+                                            : controller::volume_blocks(g);
+    }
+    a.span_blocks = c.workload.span_bytes / a.block_bytes;
+    return a;
 }
 
 }  // namespace fcal::sim

@@ -201,4 +201,17 @@ nlohmann::json to_json(const SimConfig& config);
 // The unit of the LBAs the host and the CDBs count in: a zoned disk's sector, else kVolumeBlockBytes.
 std::uint32_t lba_block_bytes(const SimConfig& config);
 
+// What the workload addresses (docs/model.md, "The workloads"), in blocks of block_bytes: each disk
+// (the smallest of them; a fixed disk without a capacity counts as host::kDiskCapacityBlocks, and so
+// does any larger fixed disk), or with a volume the volume built on disks of that size. The system
+// builder sizes the workload and the volume from it, and build_config checks it first.
+struct AddressSpace {
+    std::uint32_t block_bytes{};
+    std::uint64_t disk_blocks{};      // each member disk
+    std::uint64_t unit_blocks{};      // the volume's stripe unit (volume.raid other than none)
+    std::uint64_t capacity_blocks{};  // what the LBAs range over: a disk, or the volume (0: the unit exceeds a disk)
+    std::uint64_t span_blocks{};      // workload.span_bytes in blocks (0: the whole capacity)
+};
+AddressSpace address_space(const SimConfig& config);
+
 }  // namespace fcal::sim

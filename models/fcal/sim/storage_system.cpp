@@ -1,11 +1,15 @@
 #include "fcal/sim/storage_system.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "fcal/host/closed_workload.hpp"
 #include "fcal/host/erase_job.hpp"
 #include "fcal/host/open_workload.hpp"
+#include "fcal/kernel/timer_facility.hpp"
 
 namespace fcal::sim {
 
@@ -88,6 +92,8 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         below = ideal_.get();
     }
 
+    // What the workload addresses, sized (and checked) by the configuration (sim/sim_config.hpp).
+    const AddressSpace space = address_space(config);
     host::WorkloadParams wp;
     wp.disks = disk_al_pas_;
     wp.lba = config.workload.lba;
@@ -96,23 +102,16 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     wp.io_size_max_bytes = static_cast<std::uint32_t>(config.workload.io_size_max);
     wp.total_ios = 2 * config.workload.warmup_ios + config.workload.measured_ios;
     wp.seed = config.workload.seed;
-    wp.block_bytes = kVolumeBlockBytes;
-    if (config.disk.model == disk::DiskModel::Zoned) {
-        // LBAs uniform over the zoned disk's sectors (the fixed disk keeps the workload's own span);
-        // with a volume the sectors are the volume's 512-byte blocks (checked by the configuration).
-        wp.block_bytes = config.disk.sector_bytes;
-        wp.disk_capacity_blocks = disks_.front()->capacity_sectors();
-    }
-    // Disks that differ (disk.<i>.* overrides) or fixed disks with a capacity: the smallest bounds the LBAs.
-    for (const auto& d : disks_)
-        if (d->capacity_sectors() > 0) wp.disk_capacity_blocks = std::min(wp.disk_capacity_blocks, d->capacity_sectors());
+    wp.block_bytes = space.block_bytes;
+    wp.disk_capacity_blocks = space.capacity_blocks;
+    wp.span_blocks = space.span_blocks;
     host::IoTarget* target = below;
     if (config.volume.raid != controller::RaidLevel::None) {
         controller::VolumeParams vp;
         vp.geometry.level = config.volume.raid;
         vp.geometry.disks = disks;
-        vp.geometry.unit_blocks = config.volume.stripe_kib * 1024 / kVolumeBlockBytes;
-        vp.geometry.disk_blocks = wp.disk_capacity_blocks;
+        vp.geometry.unit_blocks = space.unit_blocks;
+        vp.geometry.disk_blocks = space.disk_blocks;
         vp.split_merge = config.volume.split_merge;
         vp.block_bytes = kVolumeBlockBytes;
         vp.member_al_pas = disk_al_pas_;
@@ -121,15 +120,7 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         target = volume_.get();
         // The workload sees one disk: the volume.
         wp.disks = {0};
-        wp.disk_capacity_blocks = volume_->blocks();
     }
-    wp.span_blocks = config.workload.span_bytes / wp.block_bytes;
-    if (wp.span_blocks > wp.disk_capacity_blocks)
-        throw ConfigError("workload.span_bytes: " + std::to_string(config.workload.span_bytes) + " exceeds the " +
-                          std::to_string(wp.disk_capacity_blocks * wp.block_bytes) + " bytes of the disk or volume");
-    const std::uint64_t largest = std::max(config.workload.io_size, config.workload.io_size_max);
-    if (config.workload.span_bytes != 0 && wp.span_blocks * wp.block_bytes < largest)
-        throw ConfigError("workload.span_bytes: smaller than the largest I/O (" + std::to_string(largest) + " bytes)");
     std::uint64_t warmup = config.workload.warmup_ios, measured = config.workload.measured_ios;
     if (config.workload.type == WorkloadType::Erase) {
         host::EraseParams ep;
@@ -260,18 +251,71 @@ void StorageSystem::watch_ports(std::ostream& out)
     for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).set_watcher(watcher_.get());
 }
 
-void StorageSystem::trace_vcd(const std::string& path_without_extension)
+void StorageSystem::trace_vcd(const std::string& ports_base, const std::string& rtl_path)
 {
-    vcd_ = sc_core::sc_create_vcd_trace_file(path_without_extension.c_str());
+    vcd_ = sc_core::sc_create_vcd_trace_file(ports_base.c_str());
+    vcd_file_ = ports_base + ".vcd";
     vcd_->set_time_unit(1, sc_core::SC_PS);
     for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).trace(vcd_);
-    if (rtl_queue_) rtl_queue_->rtl().open_vcd(path_without_extension + "_rtl.vcd");
+    if (rtl_queue_) rtl_queue_->rtl().open_vcd(rtl_path);
 }
 
-RunResult StorageSystem::run()
+bool StorageSystem::ports_vcd_complete() const
 {
-    sc_core::sc_start(sc_time(config_.time_limit_s, sc_core::SC_SEC));
-    if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
+    // SystemC 2.3's writer closes the file with the time stamp "#<time in ps>" of the run's end,
+    // rounded from a double and capped at 1e17 units: allow the rounding.
+    std::ifstream in(vcd_file_, std::ios::binary | std::ios::ate);
+    if (!in) return false;
+    const std::streamoff size = in.tellg();
+    const std::streamoff tail = std::min<std::streamoff>(size, 32);
+    std::string end(static_cast<std::size_t>(tail), '\0');
+    in.seekg(size - tail);
+    if (!in.read(end.data(), tail) || end.empty() || end.back() != '\n') return false;
+    const auto hash = end.rfind('#');
+    if (hash == std::string::npos || (hash > 0 && end[hash - 1] != '\n')) return false;
+    std::uint64_t stamp = 0;
+    const char* first = end.data() + hash + 1;
+    const char* last = end.data() + end.size() - 1;
+    const auto parsed = std::from_chars(first, last, stamp);
+    if (parsed.ec != std::errc() || parsed.ptr != last) return false;
+    const std::uint64_t expected = std::min<std::uint64_t>(vcd_end_.value(), 100000000000000000ull);
+    return stamp + 1 >= expected && stamp <= expected + 1;
+}
+
+std::string to_string(RunEnd end)
+{
+    switch (end) {
+    case RunEnd::Completed: return "completed";
+    case RunEnd::TimeLimit: return "time_limit";
+    case RunEnd::Deadlock: return "deadlock";
+    case RunEnd::RtlError: return "rtl_error";
+    case RunEnd::Interrupted: return "interrupted";
+    }
+    throw std::logic_error("unknown run end");
+}
+
+RunResult StorageSystem::run(const std::function<bool()>& stop_requested)
+{
+    // In slices: SystemC runs every event up to a slice's end before it returns and continues from
+    // there, so the events, their order and every result are those of one sc_start to the limit.
+    // With nothing left to happen the rest goes in one step (to the limit, as one sc_start would).
+    const sc_time limit(config_.time_limit_s, sc_core::SC_SEC);
+    const sc_time slice(kRunSliceSeconds, sc_core::SC_SEC);
+    bool interrupted = false, started = false;
+    while (sc_core::sc_time_stamp() < limit && sc_core::sc_get_status() != sc_core::SC_STOPPED) {
+        if (stop_requested && stop_requested()) {
+            interrupted = true;
+            break;
+        }
+        const sc_time left = limit - sc_core::sc_time_stamp();
+        // (Before the first start nothing is pending yet.)
+        sc_core::sc_start(slice < left && (!started || sc_core::sc_pending_activity()) ? slice : left);
+        started = true;
+    }
+    if (vcd_) {
+        sc_core::sc_close_vcd_trace_file(vcd_);
+        vcd_end_ = sc_core::sc_time_stamp();
+    }
     if (rtl_queue_) rtl_queue_->rtl().close_vcd();
     RunResult r;
     // The RTL failed a check: an assertion inside it, an answer naming no frame, or (lock step) a
@@ -285,7 +329,15 @@ RunResult StorageSystem::run()
         return r;
     }
     if (stopped_by_workload_) return r;
-    // Either nothing can happen any more with I/Os still open (deadlock), or time ran out.
+    if (interrupted) {
+        r.end = RunEnd::Interrupted;
+        r.diagnosis = diagnose();
+        return r;
+    }
+    // Either nothing can happen any more with I/Os still open (deadlock), or time ran out. A timer
+    // notification with no deadline behind it is nothing left to happen (docs/model.md, "Simulation
+    // kernel: timers").
+    kernel::TimerFacility::drop_idle_notifications();
     r.end = sc_core::sc_pending_activity() ? RunEnd::TimeLimit : RunEnd::Deadlock;
     r.diagnosis = diagnose();
     return r;

@@ -4,6 +4,7 @@
 // DMA. Ring order: the controller's port at node 0, disk i at node i + 1, repeat-only nodes after.
 // With a RAID volume (volume.raid), the storage controller's volume sits between the workload and the
 // driver; with transport=ideal there is no driver, HBA or loop: the ideal transport reaches the disks.
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -26,7 +27,9 @@
 
 namespace fcal::sim {
 
-enum class RunEnd { Completed, TimeLimit, Deadlock, RtlError };  // RtlError: the RTL failed a check (cmdf.impl=rtl)
+// RtlError: the RTL failed a check (cmdf.impl=rtl); Interrupted: the caller asked the run to stop.
+enum class RunEnd { Completed, TimeLimit, Deadlock, RtlError, Interrupted };
+std::string to_string(RunEnd end);  // "completed", "time_limit", "deadlock", "rtl_error", "interrupted"
 
 struct RunResult {
     RunEnd end = RunEnd::Completed;
@@ -39,11 +42,21 @@ public:
 
     // Optional observation; call before run().
     void watch_ports(std::ostream& out);
-    // Every port's signals to PATH.vcd; with cmdf.impl=rtl also the RTL's to PATH_rtl.vcd, on the
-    // same time axis (picoseconds).
-    void trace_vcd(const std::string& path_without_extension);
+    // Every port's signals to PORTS_BASE.vcd (SystemC adds the extension); with cmdf.impl=rtl also
+    // the RTL's to rtl_path, on the same time axis (picoseconds). The RTL's file is opened at once
+    // (std::runtime_error if it cannot be), the ports' when the run starts.
+    void trace_vcd(const std::string& ports_base, const std::string& rtl_path);
+    // After run(): the ports' VCD ends with the run's last time stamp, as SystemC's writer closes it.
+    // That writer reports no write error, so a file cut short (a full disk) is how one shows.
+    bool ports_vcd_complete() const;
+    // After run(): the first write to the RTL's VCD that failed ("" if none, or no RTL VCD).
+    std::string rtl_vcd_error() const { return rtl_queue_ ? rtl_queue_->rtl().vcd_error() : std::string(); }
 
-    RunResult run();
+    // Runs to the end: the workload done, the time limit, a deadlock or an RTL failure. With
+    // `stop_requested`, asks it between slices of kRunSlice simulated time (nothing per event, and
+    // slicing changes no result) and ends Interrupted when it says so.
+    static constexpr double kRunSliceSeconds = 1e-3;
+    RunResult run(const std::function<bool()>& stop_requested = nullptr);
     nlohmann::json results() const;  // statistics plus run-level counters (no wall-clock fields)
     // The I/O account (docs/model.md, "Faults and recovery: FCP recovery"): every issued I/O is
     // completed, failed or outstanding, and the outstanding ones are held by the layer below the
@@ -89,6 +102,8 @@ private:
     std::unique_ptr<Statistics> stats_;
     std::unique_ptr<loop::PortWatcher> watcher_;
     sc_core::sc_trace_file* vcd_ = nullptr;
+    std::string vcd_file_;  // the ports' VCD, and the time it must end with
+    sc_core::sc_time vcd_end_;
     bool stopped_by_workload_ = false;
     cosim::RtlTransmitQueue* rtl_queue_ = nullptr;           // cmdf.impl=rtl
     cosim::LockstepTransmitQueue* lockstep_queue_ = nullptr;  // rtl.lockstep

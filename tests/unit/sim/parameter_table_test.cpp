@@ -434,3 +434,137 @@ TEST_CASE("parameter_table: a table checks its own defaults")
     CHECK_THROWS_AS(t.get_real("x.count"), std::logic_error);  // reading as the wrong type is a program bug
     CHECK_THROWS_AS(t.get_int("y.count"), std::logic_error);
 }
+
+// Issue 18 (a red-team pass): what a parsed JSON object no longer shows, and messages that must stay
+// short and true.
+
+namespace {
+
+std::string nested(int depth, const std::string& inner)
+{
+    std::string text;
+    for (int i = 0; i < depth; ++i) text += R"({"a":)";
+    text += inner;
+    for (int i = 0; i < depth; ++i) text += "}";
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("parameter_table: deep nesting is refused with a short message, not a crash")
+{
+    auto t = fcal_parameters();
+    // 10 000 levels used to exhaust the stack of the recursive walk (exit 139).
+    TempFile deep(nested(10000, "1"));
+    const auto e1 = error_of([&] { t.load_json_file(deep.path()); });
+    CHECK(contains(e1, "nested deeper than 16 levels"));
+    CHECK(e1.size() < deep.path().size() + 100);
+    // Arrays count as levels too; 16 levels of objects are not refused for their depth.
+    TempFile arrays("{\"disk\":" + std::string(5000, '[') + std::string(5000, ']') + "}");
+    CHECK(contains(error_of([&] { t.load_json_file(arrays.path()); }), "nested deeper than 16 levels"));
+    TempFile sixteen(nested(15, "1"));
+    CHECK(contains(error_of([&] { t.load_json_file(sixteen.path()); }), "unknown parameter"));
+    // The walk bounds itself for an object parsed elsewhere.
+    CHECK(contains(error_of([&] { t.load_json(nlohmann::json::parse(nested(40, "1"))); }), "nested deeper than 16 levels"));
+    CHECK_FALSE(t.is_set("disk.count"));
+}
+
+TEST_CASE("parameter_table: a key given twice in a JSON file is refused in every spelling")
+{
+    auto t = fcal_parameters();
+    TempFile nested_twice(R"({"disk": {"count": 4}, "disk": {"count": 5}})");
+    CHECK(contains(error_of([&] { t.load_json_file(nested_twice.path()); }), ": disk: given twice"));
+    TempFile dotted_twice(R"({"disk.count": 4, "disk.count": 6})");
+    CHECK(contains(error_of([&] { t.load_json_file(dotted_twice.path()); }), ": disk.count: given twice"));
+    TempFile inner_twice(R"({"disk": {"count": 4, "count": 6}})");
+    CHECK(contains(error_of([&] { t.load_json_file(inner_twice.path()); }), ": disk.count: given twice"));
+    TempFile override_twice(R"({"disk": {"3": {"access_ms": 4, "access_ms": 5}}})");
+    CHECK(contains(error_of([&] { t.load_json_file(override_twice.path()); }), ": disk.3.access_ms: given twice"));
+    CHECK_FALSE(t.is_set("disk.count"));
+    CHECK(t.override_disks().empty());
+    // The same key in two different objects is no repetition.
+    TempFile two_objects(R"({"initiator": {"fair": false}, "target": {"fair": false}})");
+    t.load_json_file(two_objects.path());
+    CHECK_FALSE(t.get_bool("target.fair"));
+}
+
+TEST_CASE("parameter_table: an empty key is refused, not unwrapped")
+{
+    auto t = fcal_parameters();
+    const auto json_error = [&](const char* text) { return error_of([&] { t.load_json(nlohmann::json::parse(text)); }); };
+    CHECK(contains(json_error(R"({"": {"disk": {"count": 4}}})"), R"("": an empty key names no parameter)"));
+    CHECK(contains(json_error(R"({"disk": {"": {"count": 4}}})"), R"(disk."": an empty key names no parameter)"));
+    CHECK(contains(json_error(R"({"": 4})"), "an empty key"));
+    CHECK_FALSE(t.is_set("disk.count"));
+}
+
+TEST_CASE("parameter_table: long keys and values are cut in messages")
+{
+    auto t = fcal_parameters();
+    const std::string long_key(10000, 'k');
+    const auto e1 = error_of([&] { t.set(long_key, "1"); });
+    CHECK(contains(e1, "... (10000 bytes)"));
+    CHECK(contains(e1, "unknown parameter"));
+    CHECK(e1.size() < 200);
+    const auto e2 = error_of([&] { t.load_json(nlohmann::json::parse(nested(8, R"({")" + long_key + R"(": 1})"))); });
+    CHECK(e2.size() < 200);
+    const std::string long_value(3000000, '7');
+    const auto e3 = error_of([&] { t.set("disk.count", long_value); });
+    CHECK(contains(e3, "disk.count: 7777"));
+    CHECK(contains(e3, "(3000000 bytes)"));
+    CHECK(e3.size() < 200);
+    CHECK(error_of([&] { t.set("loop.speed", std::string(500, 'x')); }).size() < 250);
+    // A string token the parser quotes (cut at a control character) is cut too.
+    TempFile token("{\"loop.speed\": \"" + std::string(100000, 'x') + "\x01\"}");
+    CHECK(error_of([&] { t.load_json_file(token.path()); }).size() < token.path().size() + 300);
+}
+
+TEST_CASE("parameter_table: a disk index has no leading zeros")
+{
+    auto t = fcal_parameters();
+    // "0004" used to be called out of range 0..124.
+    CHECK(error_of([&] { t.set("disk.0004.access_ms", "3"); }) ==
+          "disk.0004.access_ms: a disk index has no leading zeros (disk.4.access_ms)");
+    CHECK(contains(error_of([&] { t.set("disk.00.access_ms", "3"); }), "(disk.0.access_ms)"));
+    CHECK(contains(error_of([&] { t.set("disk.0125.access_ms", "3"); }), "disk index 125 is out of range 0..124"));
+    t.set("disk.0.access_ms", "3");
+    t.set("disk.10.access_ms", "3");
+    CHECK(t.override_disks() == std::vector<unsigned>{0, 10});
+}
+
+TEST_CASE("parameter_table: messages agree with themselves")
+{
+    auto t = fcal_parameters();
+    // An excluded lower end: 0 used to be "out of range 0..1e+07".
+    CHECK(error_of([&] { t.set("loop.al_time_us", "0"); }) == "loop.al_time_us: 0 is out of range (must be > 0 and <= 1e+07)");
+    CHECK(contains(error_of([&] { t.set("disk.buffer_full_ratio", "0"); }), "(must be > 0 and <= 1)"));
+    std::ostringstream listing;
+    t.list(listing);
+    CHECK(contains(listing.str(), "> 0 and <= 1e+07"));
+    // A whole number beyond 64 bits reaches the table as a double: too large, not "not an integer".
+    const auto json_error = [&](const char* text) { return error_of([&] { t.load_json(nlohmann::json::parse(text)); }); };
+    CHECK(json_error(R"({"disk.count": 99999999999999999999})") == "disk.count: 1e+20 is out of range 1..125");
+    CHECK(contains(json_error(R"({"workload.seed": 1e30})"), "workload.seed: 1e+30 is out of range"));
+    CHECK(contains(json_error(R"({"disk.count": 4.5})"), "disk.count: expected an integer"));
+}
+
+TEST_CASE("parameter_table: --list-params --json lists what --list-params lists")
+{
+    const auto t = fcal_parameters();
+    std::ostringstream text, json_text;
+    t.list(text);
+    t.list_json(json_text);
+    const auto all = nlohmann::json::parse(json_text.str());
+    REQUIRE(all.size() == t.parameters().size());
+    std::istringstream lines(text.str());
+    std::string line;
+    std::getline(lines, line);  // the header
+    for (const auto& p : all) {
+        std::getline(lines, line);
+        CHECK(line.rfind(p["key"].get<std::string>() + " ", 0) == 0);
+        CHECK(contains(line, p["description"].get<std::string>()));
+        CHECK(p["per_disk"].get<bool>() == t.find(p["key"].get<std::string>())->per_disk);
+    }
+    CHECK(all[0]["key"] == "loop.speed");
+    CHECK(all[0]["type"] == "choice");
+}

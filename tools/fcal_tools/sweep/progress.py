@@ -1,9 +1,12 @@
 """A progress bar with an estimate of the time left, on stderr."""
+from __future__ import annotations
+
 import sys
 import time
+from typing import TextIO
 
 
-def clock(seconds):
+def clock(seconds: float) -> str:
     seconds = int(round(seconds))
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
@@ -11,18 +14,18 @@ def clock(seconds):
 
 
 class Progress:
-    def __init__(self, total, already, stream=sys.stderr, width=30):
+    def __init__(self, total: int, already: int, stream: TextIO | None = None, width: int = 30):
         self.total = total
         self.already = already  # recorded by an earlier, interrupted run
         self.done = 0           # finished in this run
         self.failed = 0
         self.start = time.monotonic()
-        self.stream = stream
+        self.stream = stream or sys.stderr
         self.width = width
-        self.tty = stream.isatty()
+        self.tty = self.stream.isatty()
         self.last = 0.0
 
-    def line(self):
+    def line(self) -> str:
         n = self.already + self.done
         frac = n / self.total if self.total else 1.0
         fill = int(frac * self.width)
@@ -33,7 +36,7 @@ class Progress:
         return (f"[{'#' * fill}{'.' * (self.width - fill)}] {n}/{self.total} runs{failed}, "
                 f"elapsed {clock(elapsed)}, left ~{eta}")
 
-    def step(self, ok):
+    def step(self, ok: bool) -> None:
         self.done += 1
         self.failed += 0 if ok else 1
         now = time.monotonic()

@@ -1,15 +1,21 @@
 """Per point: the mean and 95 % confidence half-width of every kept result over its seeds."""
+from __future__ import annotations
+
 import csv
 import os
+from typing import Any, Sequence
 
 from . import stats
-from .store import row_key
+from .spec import Spec
+from .store import Record, row_key
+
+Row = dict[str, Any]
 
 
-def summarise(spec, records):
+def summarise(spec: Spec, records: Sequence[Record]) -> list[Row]:
     """Rows in spec order: the point's columns, runs (ok), failed, and for each result its mean and
     `<result>_ci95` (half-width; empty with one seed). A run retried after failing counts once, as ok."""
-    by_point = {}
+    by_point: dict[Any, dict[int, Record]] = {}
     for r in records:
         point, seed = row_key(spec, r)
         runs = by_point.setdefault(point, {})
@@ -20,14 +26,14 @@ def summarise(spec, records):
         key = spec.point_key(p)
         runs = by_point.get(key, {})
         ok = [r for r in runs.values() if r["status"] == "ok"]
-        row = {k: p.get(k, "") for k in spec.columns}
+        row: Row = {k: p.get(k, "") for k in spec.columns}
         row["runs"] = len(ok)
         row["failed"] = len(runs) - len(ok)
         for name in spec.results:
-            values = []
+            values: list[float] | None = []
             for r in ok:
                 try:
-                    values.append(float(r[name]))
+                    values.append(float(r[name]))  # type: ignore[union-attr]
                 except ValueError:
                     values = None
                     break
@@ -42,14 +48,14 @@ def summarise(spec, records):
     return rows
 
 
-def summary_columns(spec):
+def summary_columns(spec: Spec) -> list[str]:
     cols = list(spec.columns) + ["runs", "failed"]
     for name in spec.results:
         cols += [name, name + "_ci95"]
     return cols
 
 
-def write(spec, rows, path):
+def write(spec: Spec, rows: Sequence[Row], path: str) -> None:
     tmp = path + ".tmp"
     with open(tmp, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=summary_columns(spec), lineterminator="\n")

@@ -1,0 +1,176 @@
+// The one timer facility (docs/model.md, "Simulation kernel: timers"): deadlines expire at their
+// times in order, cancelled ones never do, the kernel holds at most one notification per facility,
+// and a run with many deadlines started and cancelled makes no more kernel notifications per
+// deadline the longer it goes.
+#include <catch2/catch.hpp>
+
+#include <systemc>
+#include <utility>
+#include <vector>
+
+#include "fcal/kernel/timers.hpp"
+
+using namespace fcal;
+using sc_core::SC_MS;
+using sc_core::SC_US;
+using sc_core::sc_start;
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+namespace {
+
+using Expired = std::vector<std::pair<int, sc_time>>;
+
+struct Bench {
+    Expired expired;
+    kernel::Timers<int> timers{"timers", [this](int& key) { expired.emplace_back(key, sc_time_stamp()); }};
+};
+
+}  // namespace
+
+TEST_CASE("Timers expire at their deadlines in order and cancelled ones never do", "[kernel][timers]")
+{
+    Bench b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    b.timers.start(sc_time(30, SC_MS), 3);
+    const auto first = b.timers.start(sc_time(10, SC_MS), 1);
+    b.timers.start(sc_time(20, SC_MS), 2);
+    b.timers.start(sc_time(20, SC_MS), 22);  // same deadline: after the one started before it
+    sc_start(5, SC_MS);
+    b.timers.cancel(first);  // the earliest: its notification is left to fire idle
+    b.timers.cancel(first);  // a second cancel, and the handle of no deadline, are ignored
+    b.timers.cancel({});
+    REQUIRE(b.timers.running() == 3);
+    sc_start(40, SC_MS);
+    REQUIRE(b.expired.size() == 3);
+    CHECK(b.expired[0] == std::make_pair(2, sc_time(20, SC_MS)));
+    CHECK(b.expired[1] == std::make_pair(22, sc_time(20, SC_MS)));
+    CHECK(b.expired[2] == std::make_pair(3, sc_time(30, SC_MS)));
+    CHECK(b.timers.running() == 0);
+    const auto& c = b.timers.counters();
+    // 30 ms, then 10 ms (earlier: notified again), which fires idle (cancelled) and re-arms for
+    // 20 ms, then 30 ms; the starts at 20 ms notified nothing.
+    CHECK(c.notifications == 4);
+    CHECK(c.earlier == 1);
+    CHECK(c.firings == 3);
+    CHECK(c.idle_firings == 1);
+    CHECK(!b.timers.notification_pending());
+}
+
+TEST_CASE("A deadline earlier than the pending notification notifies again and expires on time", "[kernel][timers]")
+{
+    Bench b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    b.timers.start(sc_time(30, SC_MS), 30);
+    b.timers.start(sc_time(10, SC_MS), 10);
+    CHECK(b.timers.counters().earlier == 1);
+    sc_start(50, SC_MS);
+    REQUIRE(b.expired.size() == 2);
+    CHECK(b.expired[0] == std::make_pair(10, sc_time(10, SC_MS)));
+    CHECK(b.expired[1] == std::make_pair(30, sc_time(30, SC_MS)));
+}
+
+TEST_CASE("A deadline due now expires one delta later, at the same time", "[kernel][timers]")
+{
+    Bench b;
+    sc_start(1, SC_MS);
+    b.timers.start(sc_time(5, SC_MS), 5);
+    b.timers.start(sc_core::SC_ZERO_TIME, 0);
+    CHECK(b.expired.empty());
+    sc_start(1, SC_US);
+    REQUIRE(b.expired.size() == 1);
+    CHECK(b.expired[0] == std::make_pair(0, sc_time(1, SC_MS)));
+    // The pending timed notification was not touched.
+    CHECK(b.timers.counters().notifications == 1);
+    CHECK(b.timers.counters().earlier == 0);
+    sc_start(10, SC_MS);
+    REQUIRE(b.expired.size() == 2);
+    CHECK(b.expired[1] == std::make_pair(5, sc_time(6, SC_MS)));
+}
+
+TEST_CASE("A callback may start and cancel deadlines, also ones due at once", "[kernel][timers]")
+{
+    Expired expired;
+    kernel::Timers<int>* self = nullptr;
+    kernel::Timers<int>::Handle victim;
+    kernel::Timers<int> timers("timers", [&](int& key) {
+        expired.emplace_back(key, sc_time_stamp());
+        if (key == 1) {
+            self->start(sc_core::SC_ZERO_TIME, 2);   // due now: expires in this same firing
+            self->start(sc_time(1, SC_MS), 3);
+            self->cancel(victim);
+        }
+    });
+    self = &timers;
+    sc_start(sc_core::SC_ZERO_TIME);
+    timers.start(sc_time(1, SC_MS), 1);
+    victim = timers.start(sc_time(2, SC_MS), 99);
+    sc_start(10, SC_MS);
+    REQUIRE(expired.size() == 3);
+    CHECK(expired[0] == std::make_pair(1, sc_time(1, SC_MS)));
+    CHECK(expired[1] == std::make_pair(2, sc_time(1, SC_MS)));
+    CHECK(expired[2] == std::make_pair(3, sc_time(2, SC_MS)));
+    CHECK(timers.running() == 0);
+}
+
+TEST_CASE("Without a deadline left, drop_idle_notifications leaves nothing pending", "[kernel][timers]")
+{
+    Bench b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    const auto h = b.timers.start(sc_time(10, SC_MS), 1);
+    b.timers.start(sc_time(20, SC_MS), 2);
+    kernel::TimerFacility::drop_idle_notifications();  // deadlines running: nothing changes
+    CHECK(b.timers.notification_pending());
+    b.timers.cancel(h);
+    sc_start(15, SC_MS);
+    // The deadline at 20 ms still runs.
+    kernel::TimerFacility::drop_idle_notifications();
+    CHECK(sc_core::sc_pending_activity());
+    sc_start(10, SC_MS);
+    REQUIRE(b.expired.size() == 1);
+    CHECK(b.expired[0] == std::make_pair(2, sc_time(20, SC_MS)));
+    // A deadline started and cancelled: its notification stays pending (stale) until dropped.
+    const auto last = b.timers.start(sc_time(10, SC_MS), 4);
+    b.timers.cancel(last);
+    CHECK(sc_core::sc_pending_activity());
+    kernel::TimerFacility::drop_idle_notifications();
+    CHECK(!sc_core::sc_pending_activity());
+    CHECK(b.expired.size() == 1);
+}
+
+// The pattern of an exchange timer: every I/O starts a deadline one constant timeout ahead and
+// cancels it when it completes, long before. The kernel gets one notification per timeout period,
+// not one per I/O, and the rate does not grow with the run's length.
+TEST_CASE("Deadlines started and cancelled per I/O make no kernel notification per I/O", "[kernel][timers]")
+{
+    Bench b;
+    const sc_time timeout(30, SC_MS), io_gap(10, SC_US), io_time(40, SC_US);
+    std::vector<kernel::Timers<int>::Handle> open;
+    std::uint64_t started = 0;
+    auto run_until = [&](const sc_time& end) {
+        while (sc_time_stamp() < end) {
+            open.push_back(b.timers.start(timeout, 0));
+            ++started;
+            // Each I/O completes io_time after it started: cancel the oldest ones that have.
+            while (open.size() > static_cast<std::size_t>(io_time / io_gap)) {
+                b.timers.cancel(open.front());
+                open.erase(open.begin());
+            }
+            sc_start(io_gap);
+        }
+    };
+    run_until(sc_time(100, SC_MS));
+    const auto at_short = b.timers.counters();
+    const std::uint64_t started_short = started;
+    run_until(sc_time(1000, SC_MS));
+    const auto& at_long = b.timers.counters();
+    CHECK(b.expired.empty());
+    CHECK(at_long.earlier == 0);
+    // About one notification per timeout: 100 ms / 30 ms, 1000 ms / 30 ms (and one idle firing each).
+    CHECK(at_short.notifications <= 100 / 30 + 1);
+    CHECK(at_long.notifications <= 1000 / 30 + 1);
+    const double per_deadline_short = static_cast<double>(at_short.notifications) / static_cast<double>(started_short);
+    const double per_deadline_long = static_cast<double>(at_long.notifications) / static_cast<double>(started);
+    CHECK(per_deadline_long <= per_deadline_short * 1.02);
+    CHECK(b.timers.notification_pending());
+}
