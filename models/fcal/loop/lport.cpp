@@ -256,10 +256,7 @@ void LPort::fold()
     up->hop_delay_ += hop_delay_;
     downstream_->upstream_ = up;
     folded_ = true;
-    span_.reset();
-    span_size_ = 0;
-    span_best_ = kNoArbitrator;
-    idle_waker_ = nullptr;
+    clear_span();
     up->survey_span();
 }
 
@@ -284,15 +281,20 @@ void LPort::rejoin()
     if (up->span_size_ == 0) up->log_.clear();
 }
 
-// The folded ports between this port and the next active one: which they are, the highest-priority
-// ARB among the arbitrating ones before each of them and among all, and the first one an IDLE
-// would start arbitrating.
-void LPort::survey_span()
+void LPort::clear_span()
 {
     span_.reset();
     span_size_ = 0;
     span_best_ = kNoArbitrator;
     idle_waker_ = nullptr;
+}
+
+// The folded ports between this port and the next active one: which they are, the highest-priority
+// ARB among the arbitrating ones before each of them and among all, and the first one an IDLE
+// would start arbitrating.
+void LPort::survey_span()
+{
+    clear_span();
     for (LPort* r = next_; r != downstream_; r = r->next_) {
         span_.set(r->al_pa());
         ++span_size_;

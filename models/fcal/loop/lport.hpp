@@ -145,6 +145,7 @@ private:
     void fold();
     void rejoin();
     void survey_span();
+    void clear_span();  // no folded ports behind it
     void wake_in_span(const Word& w);
     struct Feed;
     Word as_received(const Word& w, phy::AlPa arb_before) const;

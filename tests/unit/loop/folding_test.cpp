@@ -17,6 +17,7 @@
 #include "fcal/loop/lpsm.hpp"
 #include "fcal/loop/output_log.hpp"
 #include "loop_fixture.hpp"
+#include "lpsm_driver.hpp"
 
 using namespace fcal;
 using loop::LpsmState;
@@ -28,30 +29,11 @@ using sc_core::sc_time;
 
 namespace {
 
-struct Directory : loop::LoopDirectory {
-    unsigned login_bb_credit(phy::AlPa) const override { return 0; }
-    bool on_loop(phy::AlPa) const override { return true; }
-};
-
-struct Recorder : loop::LpsmObserver {
-    void lpsm_event(Event) override {}
-    void state_changed(LpsmState, LpsmState) override {}
-    void frame_received(const std::shared_ptr<const loop::LoopFrame>&) override {}
-    void protocol_error(const std::string& what) override { throw std::runtime_error(what); }
-};
-
-std::shared_ptr<const loop::LoopFrame> frame(phy::AlPa src, phy::AlPa dest)
-{
-    auto f = std::make_shared<loop::LoopFrame>();
-    f->source = src;
-    f->destination = dest;
-    f->payload_bytes = 64;
-    return f;
-}
+const auto frame = test::lpsm_frame;
 
 // One LPSM with its queue, driven word by word.
-struct Port {
-    explicit Port(phy::AlPa al_pa, bool fair = true) : cfg(config(al_pa, fair)), lpsm(cfg, dir, rec) { lpsm.set_queue(&queue); }
+struct Port : test::DrivenLpsm {
+    explicit Port(phy::AlPa al_pa, bool fair = true) : DrivenLpsm(config(al_pa, fair)) {}
     static loop::PortConfig config(phy::AlPa al_pa, bool fair)
     {
         loop::PortConfig c;
@@ -59,36 +41,12 @@ struct Port {
         c.fair = fair;
         return c;
     }
-    void queue_for(phy::AlPa dest)
-    {
-        queue.push(loop::OutgoingFrame{frame(cfg.al_pa, dest)});
-        lpsm.update_arbitration();
-    }
-    void act(K expected)
-    {
-        const auto d = lpsm.next();
-        REQUIRE(d.kind == expected);
-        if (d.kind != K::Leave) lpsm.prepare(d);
-        lpsm.commit(d);
-    }
     // Wins the loop, sends one frame to `dest` and leaves it: MONITORING without ACCESS.
     void one_circuit(phy::AlPa dest)
     {
-        queue_for(dest);
-        lpsm.receive(Word::arb(cfg.al_pa));
-        act(K::Opn);
-        lpsm.receive(Word::r_rdy());
-        act(K::Frame);
-        act(K::Cls);
-        lpsm.receive(Word::cls());
-        act(K::Leave);
+        DrivenLpsm::one_circuit(dest);
         lpsm.receive(Word::arb(0x40));  // somebody else's fill: not the fill originator any more
     }
-    loop::PortConfig cfg;
-    Directory dir;
-    Recorder rec;
-    loop::FifoTransmitQueue queue;
-    loop::Lpsm lpsm;
 };
 
 // Words that do not name port 0x10, for runs it repeats.
