@@ -255,6 +255,9 @@ void add_disk(ParameterTable& t)
     t.add(per_disk(positive("disk.rate_mbs", disk(&DiskConfig::rate_mbs), 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)")));
     t.add(per_disk(integer("disk.queue_slots", disk(&DiskConfig::queue_slots), 16, 1, 1024, "commands",
                            "commands a disk accepts at once; one more is answered TASK SET FULL")));
+    t.add(per_disk(integer("disk.max_concurrent", disk(&DiskConfig::max_concurrent), 1, 1, 1024, "commands",
+                           "fixed: commands in service at once, each in its own access; their media transfers go one at a time "
+                           "at disk.rate_mbs (docs/model.md, \"The disks: concurrent commands\"); 1 = one command at a time")));
     // Fixed and zoned disks (docs/model.md, "The disks"); the zoned defaults are the Seagate
     // ST3500630NS of docs/model.md's drive table (configs/disks/).
     t.add(choice("disk.model", disk(&DiskConfig::model), disk::DiskModel::Fixed,

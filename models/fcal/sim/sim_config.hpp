@@ -97,6 +97,7 @@ struct DiskConfig {
     double access_ms{};
     double rate_mbs{};  // 10^6 bytes per second
     unsigned queue_slots{};
+    unsigned max_concurrent{};  // fixed model: commands in service at once
     disk::DiskModel model{};
     disk::AccessDist access_dist{};
     // Zoned model.
