@@ -194,6 +194,10 @@ void add_initiator(ParameterTable& t)
     t.add(non_negative("initiator.frame_proc_ns", initiator(&HbaConfig::frame_proc_ns), 400.0, "ns", "processing of each incoming frame"));
     t.add(non_negative("initiator.sft_us", initiator(&HbaConfig::sft_us), 20.2, "us",
                        "single-frame transfer that delivers an FCP_RSP to host memory"));
+    t.add(choice("initiator.sft_engine", initiator(&HbaConfig::sft_engine), hba::SftEngine::Dma,
+                 {{"dma", hba::SftEngine::Dma}, {"own", hba::SftEngine::Own}},
+                 "engine of the FCP_RSP's single-frame transfer: dma = queued on the DMA engine; own = an engine of its own "
+                 "(docs/model.md, \"The HBAs: single-frame transfers\")"));
     t.add(non_negative("initiator.task_set_full_retry_us", initiator(&InitiatorConfig::task_set_full_retry_us), 500.0, "us",
                        "wait before a command a disk answered TASK SET FULL is issued again"));
     // FCP recovery (docs/model.md, "Faults and recovery: FCP recovery").
@@ -230,6 +234,10 @@ void add_target(ParameterTable& t)
     t.add(non_negative("target.frame_proc_ns", target(&HbaConfig::frame_proc_ns), 400.0, "ns", "processing of each incoming frame"));
     t.add(non_negative("target.sft_us", target(&HbaConfig::sft_us), 20.2, "us",
                        "single-frame transfer between the interface and the disk controller"));
+    t.add(choice("target.sft_engine", target(&HbaConfig::sft_engine), hba::SftEngine::Dma,
+                 {{"dma", hba::SftEngine::Dma}, {"own", hba::SftEngine::Own}},
+                 "engine of the FCP_CMND's single-frame transfer to the disk controller: dma = queued on the DMA engine; "
+                 "own = an engine of its own"));
     t.add(positive("target.data_timeout_ms", target(&TargetConfig::data_timeout_ms), 60000.0, "ms",
                    "a write whose burst has not all come this long after its XFER_RDY is dropped and its disk slot freed"));
     t.add(bytes("target.burst_bytes", target(&TargetConfig::burst_bytes), 0, 0, kGi,

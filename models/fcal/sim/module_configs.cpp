@@ -17,6 +17,7 @@ hba::HbaParams hba_params(const SimConfig& config, const HbaConfig& c, double ha
     p.xfer_rdy_or_rsp = sc_time(handling_us, SC_US);
     p.frame_proc = sc_time(c.frame_proc_ns, sc_core::SC_NS);
     p.single_frame_transfer = sc_time(c.sft_us, SC_US);
+    p.sft_engine = c.sft_engine;
     p.dma.bandwidth_bytes_per_s = c.dma_mbs * 1e6;
     p.dma.sched_overhead = sc_time(c.dma_sched_us, SC_US);
     p.dma.policy = policy;
