@@ -253,6 +253,9 @@ void add_driver(ParameterTable& t)
                        "driver processing of each completion"));
     t.add(integer("driver.retries", at(&SimConfig::driver, &DriverConfig::retries), 3, 0, 1000, "retries",
                   "times an I/O whose exchange was aborted is issued again before it is reported failed"));
+    t.add(integer("driver.disk_outstanding", at(&SimConfig::driver, &DriverConfig::disk_outstanding), 0, 0, 65535, "requests",
+                  "requests per disk the driver lets go on to the HBA at once, the rest waiting for their disk in the driver "
+                  "(docs/model.md, \"The driver: outstanding commands per disk\"); 0 = no limit"));
 }
 
 void add_disk(ParameterTable& t)

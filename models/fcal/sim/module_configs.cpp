@@ -114,6 +114,7 @@ ModuleConfigs module_configs(const SimConfig& config)
     m.driver.arrival_processing_s = config.driver.arrival_us * 1e-6;
     m.driver.completion_processing_s = config.driver.completion_us * 1e-6;
     m.driver.max_outstanding = config.initiator.max_outstanding;
+    m.driver.disk_outstanding = config.driver.disk_outstanding;
     m.driver.retries = config.driver.retries;
 
     // What the workload addresses, sized (and checked) by the configuration (sim/sim_config.hpp).

@@ -89,6 +89,7 @@ struct TargetConfig : HbaConfig {
 };
 
 struct DriverConfig {
+    unsigned disk_outstanding{};  // 0 = no limit
     double arrival_us{};
     double completion_us{};
     unsigned retries{};
