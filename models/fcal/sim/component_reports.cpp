@@ -144,7 +144,9 @@ void state(const controller::VolumeController& volume, std::ostream& out)
 
 void state(const host::DeviceDriver& driver, std::ostream& out)
 {
-    out << " (driver: " << driver.in_hba() << " in the HBA, " << driver.waiting() << " waiting)";
+    out << " (driver: " << driver.in_hba() << " in the HBA, " << driver.waiting() << " waiting";
+    if (driver.waiting_for_disk() > 0) out << ", " << driver.waiting_for_disk() << " waiting for their disk";
+    out << ")";
 }
 
 void state(const loop::LPort& p, std::ostream& out)
