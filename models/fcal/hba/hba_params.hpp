@@ -6,6 +6,7 @@
 
 #include "fcal/hba/command_first_queue.hpp"
 #include "fcal/hba/dma_engine.hpp"
+#include "fcal/hba/single_frame_transfers.hpp"
 
 namespace fcal::hba {
 
@@ -14,6 +15,7 @@ struct HbaParams {
     double xfer_rdy_or_rsp_s{};           // initiator: XFER_RDY handling; target: building XFER_RDY or RSP
     double frame_proc_s{};                // per incoming frame, before its buffer is free again
     double single_frame_transfer_s{};     // one frame to/from memory (RSP to host, CMND to the disk controller)
+    SftEngine sft_engine{};               // which engine carries it: the DMA engine, or one of its own
     DmaParams dma;
     std::uint32_t max_payload{};          // bytes of data payload per frame
     std::uint32_t burst_bytes{};          // target: bytes per XFER_RDY, 0 = whole transfer

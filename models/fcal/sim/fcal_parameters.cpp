@@ -217,6 +217,10 @@ void add_initiator(ParameterTable& t)
     t.add(non_negative("initiator.frame_proc_ns", initiator(&HbaParams::frame_proc_s), 400.0, "ns", "processing of each incoming frame"));
     t.add(non_negative("initiator.sft_us", initiator(&HbaParams::single_frame_transfer_s), 20.2, "us",
                        "single-frame transfer that delivers an FCP_RSP to host memory"));
+    t.add(choice("initiator.sft_engine", initiator(&HbaParams::sft_engine), hba::SftEngine::Dma,
+                 {{"dma", hba::SftEngine::Dma}, {"own", hba::SftEngine::Own}},
+                 "engine of the FCP_RSP's single-frame transfer: dma = queued on the DMA engine; own = an engine of its own "
+                 "(docs/hba.md, \"Single-frame transfers\")"));
     t.add(non_negative("initiator.task_set_full_retry_us", initiator(&HbaParams::task_set_full_retry_s), 500.0, "us",
                        "wait before a command a disk answered TASK SET FULL is issued again"));
     // FCP recovery (docs/faults.md, "FCP recovery").
@@ -253,6 +257,10 @@ void add_target(ParameterTable& t)
     t.add(non_negative("target.frame_proc_ns", target(&HbaParams::frame_proc_s), 400.0, "ns", "processing of each incoming frame"));
     t.add(non_negative("target.sft_us", target(&HbaParams::single_frame_transfer_s), 20.2, "us",
                        "single-frame transfer between the interface and the disk controller"));
+    t.add(choice("target.sft_engine", target(&HbaParams::sft_engine), hba::SftEngine::Dma,
+                 {{"dma", hba::SftEngine::Dma}, {"own", hba::SftEngine::Own}},
+                 "engine of the FCP_CMND's single-frame transfer to the disk controller: dma = queued on the DMA engine; "
+                 "own = an engine of its own"));
     t.add(positive("target.data_timeout_ms", target(&HbaParams::data_timeout_s), 60000.0, "ms",
                    "a write whose burst has not all come this long after its XFER_RDY is dropped and its disk slot freed"));
     t.add(bytes("target.burst_bytes", target(&HbaParams::burst_bytes), 0, 0, kGi,
@@ -268,6 +276,9 @@ void add_driver(ParameterTable& t)
                        "driver processing of each completion"));
     t.add(integer("driver.retries", at(&SimConfig::driver, &host::DeviceDriverParams::retries), 3, 0, 1000, "retries",
                   "times an I/O whose exchange was aborted is issued again before it is reported failed"));
+    t.add(integer("driver.disk_outstanding", at(&SimConfig::driver, &host::DeviceDriverParams::disk_outstanding), 0, 0, 65535, "requests",
+                  "requests per disk the driver lets go on to the HBA at once, the rest waiting for their disk in the driver "
+                  "(docs/hba.md, \"Outstanding commands per disk\"); 0 = no limit"));
 }
 
 void add_disk(ParameterTable& t)
@@ -278,6 +289,9 @@ void add_disk(ParameterTable& t)
     t.add(per_disk(positive("disk.rate_mbs", disk(&DiskParams::media_rate_bytes_per_s), 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)")));
     t.add(per_disk(integer("disk.queue_slots", disk(&DiskParams::queue_slots), 16, 1, 1024, "commands",
                            "commands a disk accepts at once; one more is answered TASK SET FULL")));
+    t.add(per_disk(integer("disk.max_concurrent", disk(&DiskParams::max_concurrent), 1, 1, 1024, "commands",
+                           "fixed: commands in service at once, each in its own access; their media transfers go one at a time "
+                           "at disk.rate_mbs (docs/disk.md, \"Concurrent commands\"); 1 = one command at a time")));
     // Fixed and zoned disks (docs/disk.md, "The disks"); the zoned defaults are the Seagate
     // ST3500630NS of docs/disk.md's drive table (configs/disks/).
     t.add(choice("disk.model", disk(&DiskParams::model), disk::DiskModel::Fixed,

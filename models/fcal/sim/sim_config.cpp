@@ -45,6 +45,9 @@ void check_disk_model(const disk::DiskParams& d, const DiskKeys& k)
     const disk::ZonedParams& z = d.zoned;
     if (d.scheduler == disk::Scheduler::Sptf && (d.model != disk::DiskModel::Zoned || z.positioning != disk::PositioningMode::Physical))
         throw ConfigError("disk.scheduler: sptf needs disk.model=zoned and disk.positioning=physical");
+    if (d.max_concurrent > 1 && d.model != disk::DiskModel::Fixed)
+        throw ConfigError(k("max_concurrent") + ": above 1 needs disk.model=fixed (a zoned disk has one actuator), got " +
+                          std::to_string(d.max_concurrent));
     if (d.model != disk::DiskModel::Zoned) return;
     if (z.geometry.sector_time_inner_s < z.geometry.sector_time_outer_s)
         throw ConfigError(k("sector_time_inner_ms") + ": must be >= " + k("sector_time_outer_ms") + " (inner tracks hold fewer sectors)");
