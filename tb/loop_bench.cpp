@@ -88,7 +88,7 @@ int run_one(unsigned nodes, bool active, double sim_ms)
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double frames = static_cast<double>(sink.frames);
     std::printf("%-8s %5u %10.0f %12.0f %10.1f %9.1f %9.2f\n", active ? "active" : "passive", nodes, frames,
-                frames / wall, static_cast<double>(loop::LPort::activations()) / frames,
+                frames / wall, static_cast<double>(loop.activations()) / frames,
                 frames * 2048 / (sim_ms * 1e-3) / 1e6, sim_ms * 1e-3 / wall);
     return 0;
 }

@@ -205,4 +205,26 @@ grep -q "internal error" "$tmp/err" || fail "internal error: stderr does not say
 grep -q -- "--test-throw-io: completion 5" "$tmp/err" || fail "internal error: the exception is not shown: $(cat "$tmp/err")"
 ok "an exception thrown inside the running simulation exits 5 with its message"
 
+# --- 9. the keys of issue 21: out of range, or a disk that cannot serve several commands at once
+expect_bad "disk.max_concurrent" "${tiny[@]}" --set disk.model=zoned --set disk.max_concurrent=2
+expect_bad "disk.max_concurrent" "${tiny[@]}" --set disk.max_concurrent=0
+expect_bad "disk.max_concurrent" "${tiny[@]}" --set disk.max_concurrent=-1
+expect_bad "disk.0.max_concurrent" "${tiny[@]}" --set disk.model=zoned --set disk.0.max_concurrent=4
+expect_bad "driver.disk_outstanding" "${tiny[@]}" --set driver.disk_outstanding=-1
+expect_bad "initiator.sft_engine" "${tiny[@]}" --set initiator.sft_engine=fast
+expect_bad "target.sft_engine" "${tiny[@]}" --set target.sft_engine=
+ok "disk.max_concurrent above 1 with zoned disks, and out-of-range values of the new keys, exit 2 naming the key"
+
+# --- 10. requests waiting for their disk in the driver are outstanding when the time limit ends the run
+run --set disk.count=2 --set workload.queue_depth=8 --set driver.disk_outstanding=1 --set sim.time_limit_s=0.01 \
+    --quiet --stats-json "$tmp/limit.json"
+expect_rc 1 "time limit with driver.disk_outstanding=1"
+python3 - "$tmp/limit.json" <<'EOF' || fail "driver.disk_outstanding at the time limit: results"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+assert r["issued_ios"] == r["completed_ios"] + r["failed_ios"] + r["outstanding_ios"], r
+assert r["outstanding_ios"] == 16, r["outstanding_ios"]  # 8 per disk: 1 at the disk, 7 waiting in the driver
+EOF
+ok "I/Os waiting for their disk are reported outstanding at the time limit, the account balanced"
+
 echo "fcal-sim bad input: $checks checks passed"

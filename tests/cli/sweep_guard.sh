@@ -8,7 +8,8 @@
 # - SIGKILL of the sweep leaves no simulation running for long (fcal-sim --stop-with-parent).
 # A wrapper around fcal-sim records the PID of every simulation, so the test sees each one end. With
 # SLOW=1 it makes every simulation take about a minute (a later --set wins), so that one that is not
-# stopped is seen still running; the test checks the sweep's bookkeeping, not its results.
+# stopped is seen still running; with DELAY=S each simulation starts S seconds late, so that a sweep
+# surely still holds its folder when a second one comes (however fast the simulations are); the test checks the sweep's bookkeeping, not its results.
 set -euo pipefail
 source "$(dirname "$0")/lib/sweep_setup.bash" "$1"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -18,6 +19,7 @@ cat >"$out/wrap.sh" <<WRAP
 # (The sweep's own checks, --list-params and the dry runs, marked FCAL_SWEEP_CHECK=1, are not its runs.)
 [ -z "\${FCAL_SWEEP_CHECK:-}" ] || exec "$bin/fcal-sim" "\$@"
 echo "\$\$" >>"$out/pids"
+[ -z "\${DELAY:-}" ] || sleep "\$DELAY"
 exec "$bin/fcal-sim" "\$@" \${SLOW:+--set workload.measured_ios=200000}
 WRAP
 chmod +x "$out/wrap.sh"
@@ -73,7 +75,7 @@ cat >"$out/quick.json" <<'SPEC'
 {"name": "quick", "seeds": [1, 2], "results": ["iops"], "fixed": {"workload.measured_ios": 600, "disk.count": 4},
  "grid": {"workload.io_size": [4096, 16384, 65536]}}
 SPEC
-sweep_run "$out/quick.json" --out "$out/q" --jobs 1 2>/dev/null &
+DELAY=1 sweep_run "$out/quick.json" --out "$out/q" --jobs 1 2>/dev/null &
 first=$!
 wait_started 1
 rc=0

@@ -39,6 +39,7 @@ public:
         if (consume_) port_.release_buffer();
     }
     void frame_sent(const loop::LoopFrame& f) override { sent.push_back({now_ns(), f.destination}); }
+    bool wants_frame_sent() const override { return wants_sent; }
     void state_changed(loop::LpsmState from, loop::LpsmState to) override
     {
         states.push_back({now_ns(), from, to});
@@ -84,6 +85,7 @@ public:
 
     loop::LPort& port_;
     bool consume_;
+    bool wants_sent = true;  // false: no frame_sent() calls (`sent` stays empty)
     std::vector<StateChange> states;
     std::vector<FrameEvent> received, sent;
     std::vector<double> wins;

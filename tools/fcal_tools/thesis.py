@@ -49,8 +49,16 @@ TABLE_6_5 = {
                  (146.05, 190.66), (162.0, 192.19), (176.0, 192.81), (183.59, 192.9), (186.37, 193.03)],
 }
 
-ORDER = ["ch5_one_to_one", "ch5_nodes", "ch5_buffers", "ch5_distance", "ch6_baseline", "ch6_read_fraction",
-         "ch6_access_time", "ch6_disks", "ch6_queue_depth", "ch6_random_access", "analysis_cmdf_levels"]
+ORDER = ["ch5_one_to_one", "ch5_one_to_one_thesis", "ch5_nodes", "ch5_buffers", "ch5_distance", "ch6_baseline",
+         "ch6_read_fraction", "ch6_access_time", "ch6_disks", "ch6_queue_depth", "ch6_queue_depth_thesis",
+         "ch6_random_access", "analysis_cmdf_levels"]
+# The specs that rerun one of the above with the settings that reproduce the thesis's disk, HBA and host
+# (docs/disk.md, "Concurrent commands", docs/hba.md, "Single-frame transfers", docs/hba.md,
+# "Outstanding commands per disk"), and how their rows are marked.
+THESIS_SETTINGS = {
+    "ch5_one_to_one_thesis": " (disk.max_concurrent=4, driver.disk_outstanding=4)",
+    "ch6_queue_depth_thesis": " (disk.max_concurrent=4, initiator.sft_engine=own)",
+}
 
 
 def size_label(b: Any) -> str:
@@ -227,16 +235,19 @@ def prose(data: dict[str, list[dict[str, str]]], cmp: Compared) -> list[Any]:
             if n and c:
                 add("6.3.2.3", f"32 KiB reads, {disks} disks: CMDF gains nothing (below 8 disks)", 0.0,
                     pct(num(c, "mb_per_s"), num(n, "mb_per_s")), "% gain")
-    q = data.get("ch6_queue_depth")
-    if q:
+    for name in ("ch6_queue_depth", "ch6_queue_depth_thesis"):
+        q = data.get(name)
+        if not q:
+            continue
+        marked = THESIS_SETTINGS.get(name, "")
         r = pick(q, arm="normal", **{"workload.io_size": 4096, "workload.queue_depth": 16})
         if r:
-            add("6.3.2.4", "4 KiB reads, deep queues: limited to about 88 MB/s (22 K IO/s)", 88, num(r, "mb_per_s"), "MB/s")
+            add("6.3.2.4", "4 KiB reads, deep queues: limited to about 88 MB/s (22 K IO/s)" + marked, 88, num(r, "mb_per_s"), "MB/s")
         for qd in (8, 16):
             n = pick(q, arm="normal", **{"workload.io_size": 32768, "workload.queue_depth": qd})
             c = pick(q, arm="cmdf", **{"workload.io_size": 32768, "workload.queue_depth": qd})
             if n and c:
-                add("6.3.2.4", f"32 KiB reads, queue depth {qd}: no CMDF benefit beyond depth 6", 0.0,
+                add("6.3.2.4", f"32 KiB reads, queue depth {qd}: no CMDF benefit beyond depth 6" + marked, 0.0,
                     pct(num(c, "mb_per_s"), num(n, "mb_per_s")), "% gain")
     dist = data.get("ch5_distance")
     if dist:
@@ -264,27 +275,44 @@ def prose(data: dict[str, list[dict[str, str]]], cmp: Compared) -> list[Any]:
         if knee:
             add("5.2.2", "2 buffers, 128 KiB reads: throughput falls from about 90 nodes (RT > one frame time)", 90, knee,
                 "nodes", "first node count of the grid 2 % below the one before")
-    one = data.get("ch5_one_to_one")
-    if one:
+    for name in ("ch5_one_to_one", "ch5_one_to_one_thesis"):
+        one = data.get(name)
+        if not one:
+            continue
+        marked = THESIS_SETTINGS.get(name, "")
         r4 = pick(one, part="fig5.6", type="read", **{"workload.io_size": 131072, "workload.queue_depth": 4})
         r32 = pick(one, part="fig5.6", type="read", **{"workload.io_size": 131072, "workload.queue_depth": 32})
         if r4 and r32:
-            add("5.2.1", "no gain beyond queue depth 4 (the disk takes 4 commands): 128 KiB reads, QD 32 / QD 4", 1.0,
+            add("5.2.1", "no gain beyond queue depth 4 (the disk takes 4 commands): 128 KiB reads, QD 32 / QD 4" + marked, 1.0,
                 num(r32, "mb_per_s") / num(r4, "mb_per_s"), "ratio")
+        if marked:
+            # Every curve of Fig. 5.6: the QD 32 / QD 4 ratio furthest from 1.
+            ratios = []
+            for r in one:
+                if r.get("part") == "fig5.6" and r.get("workload.queue_depth") == "32":
+                    r4 = pick(one, part="fig5.6", type=r.get("type"),
+                              **{"workload.io_size": r.get("workload.io_size"), "workload.queue_depth": 4})
+                    if num(r, "mb_per_s") and num(r4, "mb_per_s"):
+                        ratios.append(num(r, "mb_per_s") / num(r4, "mb_per_s"))
+            if ratios:
+                add("5.2.1", "no gain beyond queue depth 4: the QD 32 / QD 4 ratio of Fig. 5.6's curves furthest from 1" + marked,
+                    1.0, max(ratios, key=lambda x: abs(x - 1)), "ratio")
         h = pick(one, part="fig5.5", type="50% read", **{"workload.io_size": 524288, "workload.queue_depth": 32})
         m = pick(one, part="fig5.5", type="66% read", **{"workload.io_size": 524288, "workload.queue_depth": 32})
         if h and m:
-            add("5.2.1", "QD 32: 66 % reads slightly above 50 % reads (512 KiB: 66 % / 50 %)", 1.0,
+            add("5.2.1", "QD 32: 66 % reads slightly above 50 % reads (512 KiB: 66 % / 50 %)" + marked, 1.0,
                 num(m, "mb_per_s") / num(h, "mb_per_s"), "ratio", "a lower bound")
         if m:
-            add("5.2.1", "66 % read, QD 32, large I/O: above 100 MB/s (full duplex)", 100, num(m, "mb_per_s"), "MB/s", "a lower bound")
+            add("5.2.1", "66 % read, QD 32, large I/O: above 100 MB/s (full duplex)" + marked, 100, num(m, "mb_per_s"), "MB/s",
+                "a lower bound")
     return out
 
 
 def gains_section(data: dict[str, list[dict[str, str]]]) -> str:
     """CMDF against both other arms over every chapter 6 point: how often it wins, loses, and by how much."""
     lines = []
-    for name in ("ch6_baseline", "ch6_read_fraction", "ch6_access_time", "ch6_disks", "ch6_queue_depth", "ch6_random_access"):
+    for name in ("ch6_baseline", "ch6_read_fraction", "ch6_access_time", "ch6_disks", "ch6_queue_depth", "ch6_queue_depth_thesis",
+                 "ch6_random_access"):
         rows = data.get(name)
         if not rows:
             continue
@@ -444,7 +472,11 @@ def thesis(a: argparse.Namespace) -> int:
         st = status.get(name) or (f"skipped: this fcal-sim has no {', '.join(skipped[name])}" if name in skipped else "not run")
         page.append(f"| [`{name}`](../../experiments/{name}.toml) | {spec.description} | {st} |")
     page += ["", "Chapter 5's overheads are the thesis's \"small\": every HBA overhead 1 us, disk access 10 us and",
-             "1000 MB/s (the thesis gives no numbers). Chapter 6 uses fcal-sim's defaults, which are Tables 6.1-6.3.", ""]
+             "1000 MB/s (the thesis gives no numbers). Chapter 6 uses fcal-sim's defaults, which are Tables 6.1-6.3.",
+             "The specs ending in `_thesis` rerun a sweep with the options that reproduce the thesis's disk, HBA and",
+             "host where fcal's defaults differ ([disk.md, \"Concurrent commands\"](../disk.md#concurrent-commands),",
+             "[hba.md, \"Single-frame transfers\"](../hba.md#single-frame-transfers), [hba.md, \"Outstanding commands",
+             "per disk\"](../hba.md#outstanding-commands-per-disk)); their rows below say so.", ""]
 
     if "ch5_nodes" in data:
         page += ["## Tables 5.1 and 5.2: response time per added node", "",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +33,9 @@ std::unique_ptr<Mechanism> make_mechanism(const DiskParams& p)
 void validate(const DiskParams& params)
 {
     if (params.queue_slots == 0) throw std::invalid_argument("disk queue_slots must be >= 1");
+    if (params.max_concurrent == 0) throw std::invalid_argument("disk max_concurrent must be >= 1");
+    if (params.max_concurrent > 1 && params.model != DiskModel::Fixed)
+        throw std::invalid_argument("disk max_concurrent above 1 needs the fixed model (a zoned disk has one actuator)");
     if (params.model == DiskModel::Fixed) {
         if (!(params.access_time_s >= 0))
             throw std::invalid_argument("disk access_time_s must be >= 0, got " + std::to_string(params.access_time_s));
@@ -53,7 +57,7 @@ void validate(const DiskParams& params)
 Disk::Disk(sc_core::sc_module_name name, const DiskParams& params)
     : sc_module(name), socket("socket"), params_(params), scheduler_(params.scheduler),
       buffer_(params.model == DiskModel::Zoned ? params.buffer_bytes : 0, params.buffer_full_ratio),
-      cache_(params.model == DiskModel::Zoned && params.write_cache, params.buffer_bytes),
+      cache_(params.model == DiskModel::Zoned && params.write_cache, params.buffer_bytes), concurrent_(params.max_concurrent),
       timers_("timers", [this](Deferred& d) { deferred(d); })
 {
     validate(params_);
@@ -114,7 +118,7 @@ void Disk::new_command(tlm::tlm_generic_payload& trans, DiskCommand& cmd, const 
     if (task.read) {
         buffer_.open(task.tag, task.bytes);
         scheduler_.push(task);
-        if (!busy_) start_next();
+        start_next();
     } else {
         writes_waiting_[task.tag] = task;
     }
@@ -134,11 +138,11 @@ void Disk::write_data_in(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
     if (cache_.admit(task.bytes, task.same_blocks > 0)) {
         // Write-back: complete now; the medium write follows as a job of its own.
         ++stats_.writes_cached;
-        timers_.start(delay, Deferred{true, task.tag, 0});
+        timers_.start(delay, Deferred{Deferred::Kind::WriteBack, task.tag, 0, 0});
         task.holds_slot = false;
     }
     scheduler_.push(task);
-    if (!busy_) start_next();
+    start_next();
 }
 
 void Disk::abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd)
@@ -146,8 +150,12 @@ void Disk::abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
     const std::uint64_t tag = cmd.tag;
     bool held = writes_waiting_.erase(tag) > 0;
     if (scheduler_.remove([tag](const Task& t) { return t.tag == tag && t.holds_slot; })) held = true;
-    const bool in_service = busy_ && current_.holds_slot && current_.tag == tag;
-    if (in_service) {
+    const bool in_service = concurrent() ? concurrent_.abort([tag](const Task& t) { return t.tag == tag; })
+                                         : busy_ && current_.holds_slot && current_.tag == tag;
+    if (in_service && concurrent()) {
+        end_busy_if_idle();
+        held = true;
+    } else if (in_service) {
         // The actuator abandons the operation; a media step under way never reaches the buffer.
         done_event_.cancel();
         if (sc_time_stamp() > started_) stats_.busy_time += sc_time_stamp() - started_;
@@ -182,7 +190,7 @@ void Disk::move_data(tlm::tlm_generic_payload& trans, const sc_time& delay)
             if (delay == sc_core::SC_ZERO_TIME)
                 release(length);
             else
-                timers_.start(delay, Deferred{false, 0, static_cast<std::uint32_t>(length)});
+                timers_.start(delay, Deferred{Deferred::Kind::Release, 0, static_cast<std::uint32_t>(length), 0});
         }
     } else if (trans.is_write()) {
         if (!writes_waiting_.count(tag)) {
@@ -194,26 +202,35 @@ void Disk::move_data(tlm::tlm_generic_payload& trans, const sc_time& delay)
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void Disk::start_next()
+double Disk::position(const Task& task, const sc_time& start, Positioning& p)
 {
-    if (busy_ || scheduler_.empty()) return;
-    const sc_time now = sc_time_stamp();
-    current_ = scheduler_.take([this, &now](const Task& t) {
-        return mechanism_->estimate(Access{t.read, t.lba, t.bytes}, std::max(now, t.arrival).to_seconds());
-    });
-    const sc_time start = std::max(now, current_.arrival);
     // A WRITE SAME's range (at most 65535 sectors of at most 64 KiB: below 2^32 bytes).
-    const std::uint32_t media_bytes =
-        current_.same_blocks > 0 ? current_.same_blocks * mechanism_->sector_bytes() : current_.bytes;
-    const Positioning p = mechanism_->position(Access{current_.read, current_.lba, media_bytes}, start.to_seconds());
-    const double media_s = current_.same_blocks > 0 ? mechanism_->pass_seconds(current_.lba, current_.same_blocks)
-                                                    : current_.bytes / p.media_bytes_per_s;
+    const std::uint32_t media_bytes = task.same_blocks > 0 ? task.same_blocks * mechanism_->sector_bytes() : task.bytes;
+    p = mechanism_->position(Access{task.read, task.lba, media_bytes}, start.to_seconds());
+    const double media_s = task.same_blocks > 0 ? mechanism_->pass_seconds(task.lba, task.same_blocks) : task.bytes / p.media_bytes_per_s;
     ++stats_.positionings;
     stats_.overhead_s += p.overhead_s;
     stats_.seek_s += p.seek_s;
     stats_.rotation_s += p.rotation_s;
     stats_.transfer_s += media_s;
     stats_.media_bytes += media_bytes;
+    return media_s;
+}
+
+void Disk::start_next()
+{
+    if (concurrent()) {
+        start_concurrent();
+        return;
+    }
+    if (busy_ || scheduler_.empty()) return;
+    const sc_time now = sc_time_stamp();
+    current_ = scheduler_.take([this, &now](const Task& t) {
+        return mechanism_->estimate(Access{t.read, t.lba, t.bytes}, std::max(now, t.arrival).to_seconds());
+    });
+    const sc_time start = std::max(now, current_.arrival);
+    Positioning p;
+    const double media_s = position(current_, start, p);
     busy_ = true;
     started_ = start;
     media_rate_ = p.media_bytes_per_s;
@@ -226,6 +243,53 @@ void Disk::start_next()
     }
     service_ = positioning + sc_time(current_.same_blocks > 0 ? media_s : static_cast<double>(current_.bytes) / media_rate_, SC_SEC);
     done_event_.notify(start - now + service_);
+}
+
+// max_concurrent > 1 (fixed model, FCFS): every free place takes the oldest eligible command into its
+// access; the medium then takes the accessed commands one at a time.
+void Disk::start_concurrent()
+{
+    while (concurrent_.has_place() && !scheduler_.empty()) {
+        const sc_time now = sc_time_stamp();
+        const Task task = scheduler_.take([](const Task&) { return 0.0; });
+        const sc_time start = std::max(now, task.arrival);
+        Positioning p;
+        const double media_s = position(task, start, p);
+        if (!busy_) {
+            busy_ = true;
+            started_ = start;
+        }
+        const std::uint64_t service = concurrent_.begin(task, media_s);
+        timers_.start(start - now + sc_time(p.before_media_s(), SC_SEC), Deferred{Deferred::Kind::AccessEnd, 0, 0, service});
+    }
+}
+
+void Disk::start_transfer()
+{
+    if (const auto t = concurrent_.next_transfer())
+        timers_.start(sc_time(t->media_s, SC_SEC), Deferred{Deferred::Kind::TransferEnd, 0, 0, t->id});
+}
+
+void Disk::transfer_done(std::uint64_t service)
+{
+    const std::optional<Task> finished = concurrent_.transferred(service);
+    start_transfer();
+    if (!finished) return;  // its command was aborted during the transfer
+    end_busy_if_idle();
+    --slots_used_;
+    ++stats_.commands_served;
+    ++(finished->read ? stats_.reads_served : stats_.writes_served);
+    if (finished->read) buffer_.fill(finished->tag);
+    // Start the next ones before telling the HBA: it may hand us a new command from disk_ready.
+    start_concurrent();
+    notifier_.ready(socket, finished->tag);
+}
+
+void Disk::end_busy_if_idle()
+{
+    if (!busy_ || !concurrent_.idle()) return;
+    busy_ = false;
+    if (sc_time_stamp() > started_) stats_.busy_time += sc_time_stamp() - started_;
 }
 
 void Disk::actuator_event()
@@ -316,9 +380,14 @@ void Disk::release(std::uint32_t bytes)
 
 void Disk::deferred(Deferred& d)
 {
-    if (!d.write_back) {
-        release(d.release);
+    switch (d.kind) {
+    case Deferred::Kind::Release: release(d.release); return;
+    case Deferred::Kind::AccessEnd:
+        concurrent_.accessed(d.service);
+        start_transfer();
         return;
+    case Deferred::Kind::TransferEnd: transfer_done(d.service); return;
+    case Deferred::Kind::WriteBack: break;
     }
     // A write-back: the write is complete once its data are in the cache.
     --slots_used_;

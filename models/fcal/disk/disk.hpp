@@ -17,6 +17,11 @@
 // follows as a background job; the write cache holds at most buffer_bytes of data not yet on the
 // medium, and a write that does not fit is written through.
 //
+// Fixed model with `max_concurrent` above 1 (docs/disk.md, "Concurrent commands"): up to
+// that many eligible commands are in service at once, first come first served, each running its own
+// access time; the media transfers go one at a time at the media rate, in the order the accesses
+// ended (ConcurrentService). With 1 the actuator above serves one command at a time.
+//
 // A WRITE SAME (DiskCommand::same_blocks) is written through: once positioned at its first sector,
 // the medium passes the whole range (Mechanism::pass_seconds).
 //
@@ -32,6 +37,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "fcal/disk/command_scheduler.hpp"
+#include "fcal/disk/concurrent_service.hpp"
 #include "fcal/disk/disk_command.hpp"
 #include "fcal/disk/disk_notifier.hpp"
 #include "fcal/disk/fixed_mechanism.hpp"
@@ -52,6 +58,8 @@ const char* to_string(DiskModel model);       // "fixed", "zoned"
 struct DiskParams {
     DiskModel model{};
     unsigned queue_slots{};              // commands in service + waiting
+    // Fixed model: commands in service at once (disk.max_concurrent); 1, one at a time, unless set.
+    unsigned max_concurrent = 1;
     std::uint64_t seed{};                // the disk's random stream (access times, stochastic positions)
     // Fixed model.
     double access_time_s{};              // mean access time per command
@@ -77,7 +85,8 @@ struct DiskStats {
     std::uint64_t reads_served = 0;
     std::uint64_t writes_served = 0;
     std::uint64_t writes_cached = 0;        // write-back: complete before their media write
-    sc_core::sc_time busy_time;             // actuator: positioning + media transfer (+ pauses)
+    sc_core::sc_time busy_time;             // actuator: positioning + media transfer (+ pauses); with
+                                            // max_concurrent > 1: some command in service
     std::size_t max_queue = 0;              // most slots held at once
     std::uint64_t buffer_bytes_in = 0;      // write data put into the buffer
     std::uint64_t buffer_bytes_out = 0;     // read data taken from the buffer
@@ -117,10 +126,14 @@ private:
     };
     // Work due at a transaction's effective time (its annotated delay): a write-back's completion
     // (`write_back`), or read bytes leaving the buffer.
+    // With max_concurrent > 1 also the end of a command's access or media transfer (`service`:
+    // ConcurrentService's number).
     struct Deferred {
-        bool write_back = false;
+        enum class Kind : std::uint8_t { Release, WriteBack, AccessEnd, TransferEnd };
+        Kind kind = Kind::Release;
         std::uint64_t tag = 0;
         std::uint32_t release = 0;
+        std::uint64_t service = 0;
     };
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -129,6 +142,14 @@ private:
     void abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd);
     void move_data(tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay);
     void start_next();
+    // Positions for `task` from `start`: the positioning, with the stats counted; returns the media seconds.
+    double position(const Task& task, const sc_core::sc_time& start, Positioning& p);
+    // max_concurrent > 1.
+    bool concurrent() const { return params_.max_concurrent > 1; }
+    void start_concurrent();
+    void start_transfer();
+    void transfer_done(std::uint64_t service);
+    void end_busy_if_idle();
     void actuator_event();      // SC_METHOD on done_event_
     void service_done();
     void media_step();
@@ -148,6 +169,7 @@ private:
     CommandScheduler<Task> scheduler_;  // eligible commands
     ReadBuffer buffer_;                 // reads with data (to come) in the buffer
     WriteCache cache_;
+    ConcurrentService<Task> concurrent_;  // max_concurrent > 1
     // The actuator.
     bool busy_ = false;
     Task current_;

@@ -6,6 +6,7 @@
 
 #include "fcal/hba/command_first_queue.hpp"
 #include "fcal/hba/dma_engine.hpp"
+#include "fcal/hba/single_frame_transfers.hpp"
 
 namespace fcal::hba {
 
@@ -14,6 +15,7 @@ struct HbaParams {
     sc_core::sc_time xfer_rdy_or_rsp;     // initiator: XFER_RDY handling; target: building XFER_RDY or RSP
     sc_core::sc_time frame_proc;          // per incoming frame, before its buffer is free again
     sc_core::sc_time single_frame_transfer;  // one frame to/from memory (RSP to host, CMND to the disk controller)
+    SftEngine sft_engine{};               // which engine carries it: the DMA engine, or one of its own
     DmaParams dma;
     std::uint32_t max_payload{};          // bytes of data payload per frame
     std::uint32_t burst_bytes{};          // target: bytes per XFER_RDY, 0 = whole transfer

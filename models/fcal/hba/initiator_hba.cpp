@@ -18,6 +18,7 @@ InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params
                            std::unique_ptr<loop::TransmitQueue> transmit_queue)
     : sc_module(name), host_dma("host_dma"), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); }, *this),
+      sft_(params.sft_engine, params.single_frame_transfer, dma_, *this),
       ox_ids_(kQuarantinedIds), held_(params.cmdf.fifo == CommandFifo::Reorder), recovery_(ox_ids_, *this),
       timers_("timers", [this](Deadline& d) { deadline(d); })
 {
@@ -231,13 +232,7 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
 
 void InitiatorHba::deliver_response(std::uint16_t ox_id)
 {
-    Active& a = active(ox_id);
-    const std::uint64_t serial = a.serial;
-    DmaJob job;
-    job.transfer = dma_.new_transfer();
-    job.fixed = params_.single_frame_transfer;
-    job.done = {kResponseDelivered, ox_id, false, serial, nullptr};
-    dma_.request(std::move(job));
+    sft_.run({kResponseDelivered, ox_id, false, active(ox_id).serial, nullptr});
 }
 
 void InitiatorHba::close(std::uint16_t ox_id)

@@ -6,7 +6,8 @@
 // Read:  cmd_exec -> DMA fetch of the I/O description (FCP_CMND payload) -> FCP_CMND queued;
 //        each FCP_DATA: frame_proc (buffer freed) -> DMA into host memory (scheduler overhead on
 //        the first frame of the exchange); FCP_RSP: frame_proc -> single frame transfer to host
-//        memory, after the exchange's data is in memory -> completion.
+//        memory (on the DMA engine or its own: SingleFrameTransfers), after the exchange's data is
+//        in memory -> completion.
 // Write: as read up to FCP_CMND; each FCP_XFER_RDY: frame_proc -> XFER_RDY handling on the main
 //        processor -> DMA of the burst from host memory, one FCP_DATA queued as each frame's bytes
 //        arrive (scheduler overhead once per burst); FCP_RSP as for a read.
@@ -85,6 +86,7 @@ public:
     loop::LPort& port() { return port_; }
     const ServiceQueue& processor() const { return cpu_; }
     const DmaEngine& dma() const { return dma_; }
+    const SingleFrameTransfers& single_frame_transfers() const { return sft_; }
 
 private:
     // The steps its processors and DMA engine hand back (Work::step).
@@ -95,7 +97,7 @@ private:
         kCommandFetched,       // DMA: queue the FCP_CMND
         kDataInMemory,         // DMA: a read data frame is in host memory
         kDataFetched,          // DMA: queue the write data frame (Work::frame)
-        kResponseDelivered,    // DMA: the FCP_RSP is in host memory: the I/O is complete
+        kResponseDelivered,    // single-frame transfer: the FCP_RSP is in host memory: the I/O is complete
     };
     void work_done(Work& work) override;
     // A deadline on the HBA's timers: an exchange's timeout (exchange_timeout, then abts_timeout once
@@ -138,6 +140,7 @@ private:
     ServiceQueue cpu_;
     ServiceQueue frame_proc_;
     DmaEngine dma_;
+    SingleFrameTransfers sft_;
     HbaCompletion* completion_ = nullptr;
     ExchangeMap<Active> exchanges_;  // by OX_ID
     ExchangeIdPool ox_ids_;

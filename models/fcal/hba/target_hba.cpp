@@ -10,6 +10,7 @@ namespace fcal::hba {
 TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
     : sc_module(name), disk("disk", *this), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); }, *this),
+      sft_(params.sft_engine, params.single_frame_transfer, dma_, *this),
       timers_("timers", [this](std::uint64_t& key) { data_timeout(key); })
 {
     port_.set_user(this);
@@ -99,11 +100,7 @@ void TargetHba::handle(const fcp::FcFrame& f)
         const std::uint64_t serial = a.serial;
         exchanges_.emplace(rx_id, std::move(a));
         // The command reaches the disk controller as a single frame transfer, then executes.
-        DmaJob deliver;
-        deliver.transfer = dma_.new_transfer();
-        deliver.fixed = params_.single_frame_transfer;
-        deliver.done = {kCommandDelivered, rx_id, false, serial, nullptr};
-        dma_.request(std::move(deliver));
+        sft_.run({kCommandDelivered, rx_id, false, serial, nullptr});
         return;
     }
     if (f.iu == fcp::InformationUnit::Abts) {

@@ -3,7 +3,8 @@
 // TLM-2.0 initiator socket to the disk (commands and its buffer forward, its notices backward: see
 // disk/disk_command.hpp).
 //
-// FCP_CMND: frame_proc (buffer freed) -> single frame transfer to the disk controller -> cmd_exec.
+// FCP_CMND: frame_proc (buffer freed) -> single frame transfer to the disk controller (on the DMA
+//   engine or its own: SingleFrameTransfers) -> cmd_exec.
 //   The command goes to the disk at once (read or write); if the disk answers TASK SET FULL, the
 //   HBA builds an FCP_RSP with that status and the exchange ends (nothing waits in the HBA).
 //   Read:  whenever the disk announces data in its buffer (read_data, or disk_ready for the rest),
@@ -43,6 +44,7 @@ public:
     TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port);
 
     void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
+    bool wants_frame_sent() const override { return false; }  // the loop port may send frames back to back
     void disk_ready(std::uint64_t tag) override;
     void read_data(std::uint64_t tag, std::uint32_t bytes) override;
 
@@ -58,12 +60,14 @@ public:
     // Write data frames dropped because an earlier one of their exchange never came.
     std::uint64_t sequence_errors() const { return sequence_errors_; }
     loop::LPort& port() { return port_; }
+    const DmaEngine& dma() const { return dma_; }
+    const SingleFrameTransfers& single_frame_transfers() const { return sft_; }
 
 private:
     // The steps its processors and DMA engine hand back (Work::step).
     enum Step : std::uint8_t {
         kFrameProcessed = 1,  // frame_proc: free the buffer, handle the frame
-        kCommandDelivered,    // DMA: the FCP_CMND reached the disk controller: execute it
+        kCommandDelivered,    // single-frame transfer: the FCP_CMND reached the disk controller: execute it
         kCommandExecuted,     // cpu: hand the command to the disk
         kRefused,             // cpu: queue FCP_RSP TASK SET FULL
         kDataInBuffer,        // DMA: a write data frame is in the disk's buffer (Work::last: its burst's last)
@@ -106,6 +110,7 @@ private:
     ServiceQueue cpu_;
     ServiceQueue frame_proc_;
     DmaEngine dma_;
+    SingleFrameTransfers sft_;
     ExchangeMap<Active> exchanges_;  // by RX_ID
     ExchangeIdPool rx_ids_;
     std::uint64_t task_set_full_ = 0;

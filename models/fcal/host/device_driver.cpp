@@ -20,7 +20,7 @@ void validate(const DeviceDriverParams& params)
 }
 
 DeviceDriver::DeviceDriver(sc_core::sc_module_name name, const DeviceDriverParams& params)
-    : sc_module(name), params_(params)
+    : sc_module(name), params_(params), per_disk_(params.disk_outstanding)
 {
     validate(params_);
     arrival_time_ = sc_time(params_.arrival_processing_s, sc_core::SC_SEC);
@@ -43,7 +43,7 @@ void DeviceDriver::io_complete(hba::IoRequest* io)
         SC_REPORT_ERROR(name(), "io_complete for a request the HBA was never given");
         return;
     }
-    free_slot();
+    free_slot(io);
     ++completions_on_cpu_;
     enqueue(Job{io, JobKind::Completion, {}});
 }
@@ -54,13 +54,14 @@ void DeviceDriver::io_aborted(hba::IoRequest* io, const std::string& reason)
         SC_REPORT_ERROR(name(), "io_aborted for a request the HBA was never given");
         return;
     }
-    free_slot();
+    free_slot(io);
     ++completions_on_cpu_;
     enqueue(Job{io, JobKind::Abort, reason});
 }
 
-// A request left the HBA: the next waiting one takes its place at once.
-void DeviceDriver::free_slot()
+// A request left the HBA: the next waiting one takes its place at once, then the next one waiting
+// for its disk (if any) goes on.
+void DeviceDriver::free_slot(hba::IoRequest* io)
 {
     --in_hba_;
     if (!waiting_.empty()) {
@@ -68,6 +69,7 @@ void DeviceDriver::free_slot()
         waiting_.pop_front();
         to_hba(next);
     }
+    if (hba::IoRequest* next = per_disk_.release(io->target)) pass(next);
 }
 
 void DeviceDriver::enqueue(const Job& job)
@@ -121,6 +123,11 @@ void DeviceDriver::cpu_done()
 }
 
 void DeviceDriver::dispatch(hba::IoRequest* io)
+{
+    if (per_disk_.admit(io)) pass(io);
+}
+
+void DeviceDriver::pass(hba::IoRequest* io)
 {
     if (waiting_.empty() && in_hba_ < params_.max_outstanding) {
         to_hba(io);

@@ -10,6 +10,11 @@
 // processed the completion), then queues for completion processing, after which the workload's
 // callback sees it.
 //
+// With `disk_outstanding` above 0 (docs/hba.md, "Outstanding commands per disk"), a
+// processed request first passes DiskOutstandingLimit: at most that many requests per disk are past
+// it (in the FIFO or the HBA); the others wait for their disk, and a request that leaves the HBA lets
+// the next one waiting for its disk on (after the FIFO's head has taken the HBA slot it freed).
+//
 // Recovery (docs/faults.md, "FCP recovery"): an I/O whose exchange the HBA
 // aborted frees its slot like a completion and queues for completion processing, at whose end it is
 // issued again (back through the FIFO when the HBA is full) if it has been retried fewer than
@@ -23,6 +28,7 @@
 #include <systemc>
 
 #include "fcal/hba/io_request.hpp"
+#include "fcal/host/disk_outstanding_limit.hpp"
 #include "fcal/kernel/ring_queue.hpp"
 #include "fcal/host/io_target.hpp"
 
@@ -35,6 +41,7 @@ struct DeviceDriverParams {
     double completion_processing_s{};
     unsigned max_outstanding{};  // requests in the HBA at once
     unsigned retries{};          // reissues of an I/O after aborts before it fails
+    unsigned disk_outstanding{}; // requests per disk past the driver at once; 0 = no limit
 };
 
 // Throws std::invalid_argument naming the offending field.
@@ -59,10 +66,13 @@ public:
     std::uint64_t completed() const { return completed_; }
     std::uint64_t failed() const { return failed_; }
     std::uint64_t retries() const { return retries_; }  // reissues after aborts
-    // Every request the driver holds: on its CPU, waiting for a slot, or in the HBA.
-    std::size_t holding() const { return arrivals_on_cpu_ + waiting_.size() + in_hba_ + completions_on_cpu_; }
+    // Every request the driver holds: on its CPU, waiting for its disk or a slot, or in the HBA.
+    std::size_t holding() const { return arrivals_on_cpu_ + per_disk_.waiting() + waiting_.size() + in_hba_ + completions_on_cpu_; }
     std::size_t in_hba() const { return in_hba_; }               // outstanding in the HBA
     std::size_t waiting() const { return waiting_.size(); }      // processed, waiting for a slot
+    std::size_t waiting_for_disk() const { return per_disk_.waiting(); }  // processed, waiting for their disk
+    // Most requests to one disk past the per-disk limit at once (0 without a limit).
+    unsigned max_disk_outstanding() const { return per_disk_.max_outstanding(); }
     std::size_t in_arrival_processing() const { return arrivals_on_cpu_; }  // queued or on the CPU
     std::size_t in_completion_processing() const { return completions_on_cpu_; }
     std::size_t max_waiting() const { return max_waiting_; }
@@ -79,8 +89,9 @@ private:
     void start_cpu();
     void cpu_done();  // SC_METHOD on cpu_event_
     void to_hba(hba::IoRequest* io);
-    void free_slot();
-    void dispatch(hba::IoRequest* io);  // to the HBA, or to the FIFO
+    void free_slot(hba::IoRequest* io);
+    void dispatch(hba::IoRequest* io);  // past the per-disk limit, or waiting for its disk
+    void pass(hba::IoRequest* io);      // to the HBA, or to the FIFO
 
     DeviceDriverParams params_;
     sc_core::sc_time arrival_time_;
@@ -92,6 +103,7 @@ private:
     bool cpu_busy_ = false;
     sc_core::sc_event cpu_event_;
     kernel::RingQueue<hba::IoRequest*> waiting_;
+    DiskOutstandingLimit per_disk_;
 
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;

@@ -16,24 +16,47 @@ void EdgeLink::push_back(Change c)
     ++size_;
 }
 
-bool EdgeLink::replace_same_instant(const sc_time& at, const Word& word)
+EdgeLink::Change* EdgeLink::same_instant(const sc_time& at)
 {
-    if (empty() || back().at != at || back().passed_through) return false;
-    back().word = word;
-    return true;
+    if (empty() || back().at != at || back().passed_through) return nullptr;
+    return &back();
 }
 
-bool EdgeLink::hold(const sc_time& at, const Word& word)
+bool EdgeLink::hold(const sc_time& at, const Word& word, bool waits)
 {
-    push_back({at, word, false, true, false, Word{}});
-    return ++to_process_ == 1;
+    push_back({at, word, false, true, false, Word{}, waits});
+    ++to_process_;
+    return !waits && ++at_arrival_ == 1;
+}
+
+void EdgeLink::stop_waiting(Change& c)
+{
+    if (!c.waits) return;
+    c.waits = false;
+    ++at_arrival_;
 }
 
 std::optional<sc_time> EdgeLink::next_to_process() const
 {
-    if (to_process_ == 0) return std::nullopt;
+    if (at_arrival_ == 0) return std::nullopt;
     for (std::size_t i = 0; i < size_; ++i)
-        if (!at(i).passed_through) return at(i).at;
+        if (!at(i).passed_through && !at(i).waits) return at(i).at;
+    return std::nullopt;
+}
+
+std::optional<sc_time> EdgeLink::first_waiting() const
+{
+    if (to_process_ == at_arrival_) return std::nullopt;
+    for (std::size_t i = 0; i < size_; ++i)
+        if (at(i).waits && at(i).word.kind == WordKind::RRdy) return at(i).at;
+    return std::nullopt;
+}
+
+std::optional<sc_time> EdgeLink::last_waiting() const
+{
+    if (to_process_ == at_arrival_) return std::nullopt;
+    for (std::size_t i = size_; i-- > 0;)
+        if (at(i).waits && at(i).word.kind == WordKind::RRdy) return at(i).at;
     return std::nullopt;
 }
 
@@ -44,6 +67,7 @@ bool EdgeLink::recall_after(const sc_time& now)
         if (Change& c = at(i); c.passed_through && c.at > now) {
             c.passed_through = false;
             ++to_process_;
+            ++at_arrival_;
             recalled = true;
         }
     return recalled;
@@ -56,7 +80,7 @@ bool EdgeLink::truncate_after(const sc_time& cutoff)
         if (back().passed_through)
             passed_on = true;
         else
-            --to_process_;
+            forget_to_process(back());
         pop_back();
     }
     return passed_on;

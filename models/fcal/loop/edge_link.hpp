@@ -27,18 +27,31 @@ public:
         bool changes_output = true;
         bool replaced = false;
         Word replacement;
+        // To process, but it may wait for the port's next run: it changes nothing the port does
+        // before then (Lpsm::may_wait).
+        bool waits = false;
 
         const Word& output() const { return replaced ? replacement : word; }
     };
 
     // Changes queued that the port has still to process itself: nothing may overtake them.
     bool busy() const { return to_process_ > 0; }
+    bool empty() const { return size_ == 0; }
+    // Every change queued, oldest first.
+    template <class F>
+    void for_each(F&& f) const
+    {
+        for (std::size_t i = 0; i < size_; ++i) f(at(i));
+    }
 
-    // Two changes at one instant: the first lasted no time at all. True if `word` replaced the
-    // last change to process (which arrives at `at`).
-    bool replace_same_instant(const sc_core::sc_time& at, const Word& word);
-    // A change the port processes; true if it is the only one queued to process.
-    bool hold(const sc_core::sc_time& at, const Word& word);
+    // Two changes at one instant: the first lasted no time at all. The last change to process, if
+    // it arrives at `at` (the caller replaces its word).
+    Change* same_instant(const sc_core::sc_time& at);
+    // A change the port processes (`waits`: when it next runs); true if no other change to process
+    // at its arrival is queued.
+    bool hold(const sc_core::sc_time& at, const Word& word, bool waits = false);
+    // A waiting change must be processed at its arrival after all.
+    void stop_waiting(Change& c);
     // Before passing a change on: everything queued was passed through too, and what has already
     // arrived by `now` is handed to `catch_up` now, so that a port that never wakes up keeps only
     // the changes still on their way to it.
@@ -53,13 +66,17 @@ public:
     // What the port will be transmitting after the changes passed through so far (nothing if none
     // is queued: then it is what it transmits now).
     const Word* last_output() const { return empty() ? nullptr : &back().output(); }
+    // Some change queued arrives after `t`.
+    bool arrives_after(const sc_core::sc_time& t) const { return !empty() && back().at > t; }
+    // The last change queued (nothing if none).
+    const Word* last_word() const { return empty() ? nullptr : &back().word; }
     // A change the port repeated as it is.
-    void pass(const sc_core::sc_time& at, const Word& word) { push_back({at, word, true, true, false, Word{}}); }
+    void pass(const sc_core::sc_time& at, const Word& word) { push_back({at, word, true, true, false, Word{}, false}); }
     // A fill word the port replaced by `out` (`changes_output`: out differs from what it
     // transmitted before, and was forwarded downstream).
     void pass_replaced(const sc_core::sc_time& at, const Word& word, const Word& out, bool changes_output)
     {
-        push_back({at, word, true, changes_output, true, out});
+        push_back({at, word, true, changes_output, true, out, false});
     }
     // Hands every change that has arrived by `now` to `on_change`, oldest first; the change is off
     // the queue by then, so the callee may recall or truncate.
@@ -69,12 +86,16 @@ public:
         while (!empty() && front().at <= now) {
             const Change c = std::move(front());
             pop_front();
-            if (!c.passed_through) --to_process_;
+            if (!c.passed_through) forget_to_process(c);
             on_change(c);
         }
     }
-    // When the next change to process arrives.
+    // When the next change to process at its arrival arrives.
     std::optional<sc_core::sc_time> next_to_process() const;
+    // When the first and the last waiting R_RDY arrive (the R_RDYs a port receives are counted: it
+    // must take them by the time they arrive).
+    std::optional<sc_core::sc_time> first_waiting() const;
+    std::optional<sc_core::sc_time> last_waiting() const;
     // Changes passed through that arrive after `now` become changes to process; true if any did.
     bool recall_after(const sc_core::sc_time& now);
     // Drops the changes arriving after `cutoff`; true if some of them had been passed on.
@@ -83,7 +104,6 @@ public:
 private:
     // A ring buffer: a port's queue is refilled as fast as it drains, so after the first few frames
     // it never allocates again (a std::deque would allocate and free a block every few changes).
-    bool empty() const { return size_ == 0; }
     Change& at(std::size_t i) { return ring_[(head_ + i) & (ring_.size() - 1)]; }
     const Change& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
     Change& front() { return at(0); }
@@ -101,10 +121,16 @@ private:
         back() = Change{};
         --size_;
     }
+    void forget_to_process(const Change& c)
+    {
+        --to_process_;
+        if (!c.waits) --at_arrival_;
+    }
 
     std::vector<Change> ring_ = std::vector<Change>(16);  // size a power of two
     std::size_t head_ = 0, size_ = 0;
     unsigned to_process_ = 0;
+    unsigned at_arrival_ = 0;  // of those, the ones that do not wait
 };
 
 }  // namespace fcal::loop

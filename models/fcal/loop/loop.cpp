@@ -56,7 +56,7 @@ Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
         if (pc.login_bb_credit > pc.incoming_buffers)
             throw ConfigError(node_label(i, node) + ": Login_BB_Credit exceeds its incoming buffers");
         if (pc.name.empty()) pc.name = "port_" + phy::al_pa_hex(pc.al_pa).substr(2);
-        ports_.push_back(std::make_unique<LPort>(pc.name.c_str(), pc, timing_, *this));
+        ports_.push_back(std::make_unique<LPort>(pc.name.c_str(), pc, timing_, *this, activity_));
         active.push_back(i);
     }
 

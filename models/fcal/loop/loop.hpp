@@ -57,12 +57,19 @@ public:
     LPort* find(phy::AlPa al_pa);
     // nodes x port delay + all cables.
     sc_core::sc_time round_trip() const { return round_trip_; }
+    // Process activations of all its ports since the start (the benchmarks' activations per frame).
+    std::uint64_t activations() const { return activity_.activations(); }
+    // The livelock guard: a port run more than this many times in one simulated instant ends the
+    // simulation with an internal error instead of hanging (docs/loop.md, "The livelock guard").
+    // Tests lower it.
+    void set_same_instant_limit(std::uint64_t limit) { activity_.set_same_instant_limit(limit); }
     unsigned login_bb_credit(phy::AlPa port) const override;
     bool on_loop(phy::AlPa port) const override;
     unsigned links(phy::AlPa from, phy::AlPa to) const override;
 
 private:
     phy::LinkTiming timing_;
+    LoopActivity activity_;  // before the ports, which use it
     std::vector<std::unique_ptr<LPort>> ports_;
     sc_core::sc_time round_trip_;
     std::size_t node_count_ = 0;

@@ -7,13 +7,11 @@ namespace fcal::loop {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-std::uint64_t LPort::activations_ = 0;
-std::uint64_t LPort::same_instant_limit_ = LPort::kDefaultSameInstantLimit;
 
 LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::LinkTiming& timing,
-             const LoopDirectory& directory)
+             const LoopDirectory& directory, LoopActivity& activity)
     : sc_module(name), cfg_(config), timing_(timing), word_(timing.word_time()),
-      circuit_hold_(config.circuit_hold_s, sc_core::SC_SEC), directory_(directory),
+      circuit_hold_(config.circuit_hold_s, sc_core::SC_SEC), directory_(directory), activity_(activity),
       queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing)
 {
     SC_METHOD(step);
@@ -26,6 +24,8 @@ void LPort::connect(LPort& downstream, const sc_time& hop_delay)
 {
     downstream_ = &downstream;
     hop_delay_ = hop_delay;
+    next_ = &downstream;
+    downstream.upstream_ = this;
 }
 
 void LPort::set_transmit_queue(std::unique_ptr<TransmitQueue> queue)
@@ -38,6 +38,9 @@ void LPort::set_bit_errors(double ber, std::uint64_t seed, const sc_time& al_tim
 {
     al_time_ = al_time;
     if (ber <= 0.0) return;
+    // Hit fill words are counted on the link to the next port, and own words may come back: every
+    // port stays in the chain.
+    fold_allowed_ = false;
     own_errors_ = std::make_unique<BitErrors>(ber, derive_seed(seed, cfg_.al_pa, 0));
     fill_errors_ = std::make_unique<BitErrors>(ber, derive_seed(seed, cfg_.al_pa, 1));
     if (downstream_) out_links_ = directory_.links(cfg_.al_pa, downstream_->al_pa());
@@ -58,38 +61,105 @@ void LPort::listen_to_queue()
 
 // ---- Receive side and the fast path -------------------------------------------------------------
 
+namespace {
+
+// What decides whether a word is a change after the fill words are replaced: a fill word itself, or
+// any primitive signal for everything else.
+Word fill_or_other(const Word& w) { return w.is_fill() ? w : Word::r_rdy(); }
+
+}  // namespace
+
 // Nothing stands in the way of passing a change through at once: the port is not observed, sends
 // nothing of its own, and has no earlier change left to process.
 bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !in_.busy() && downstream_; }
 
 void LPort::receive(const sc_time& arrival, const Word& word)
 {
-    if (in_.replace_same_instant(arrival, word)) return;
+    if (folded_) rejoin();  // only a test hands a folded port a change; the chain never does
+    if (planned_ && sc_time_stamp() > tx_end_) realize_own_word_end();
+    if (EdgeLink::Change* same = in_.same_instant(arrival)) {
+        same->word = word;  // the change it replaces lasted no time at all
+        if (same->waits) {
+            in_.stop_waiting(*same);
+            rx_event_.notify(arrival - sc_time_stamp());
+        }
+        return;
+    }
     if (can_pass_through()) {
         if (lpsm_.unaffected_by(word)) {
             // Repeated as it is.
             in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
+            const Word before = fill_or_other(last_sent());
             in_.pass(arrival, word);
-            downstream_->receive(arrival + hop_delay_, word);
+            forward(arrival, word, before);
+            try_fold();
             return;
         }
         if (const auto out = lpsm_.fill_replacement(word)) {
             // An arbitrating port's fill word: it transmits `out` from `arrival` on, a change only
             // if it differs from what it sends until then (as update_fill() would decide).
             in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
-            const Word* before = in_.last_output();
-            const bool changes = *out != (before ? *before : tx_word_);
+            const Word before = fill_or_other(last_sent());
+            const bool changes = *out != before;
             in_.pass_replaced(arrival, word, *out, changes);
-            if (changes) downstream_->receive(arrival + hop_delay_, *out);
+            if (changes) forward(arrival, *out, before);
+            try_fold();
             return;
         }
     }
-    if (in_.hold(arrival, word)) rx_event_.notify(arrival - sc_time_stamp());
+    if (in_.hold(arrival, word, may_wait(arrival, word))) rx_event_.notify(arrival - sc_time_stamp());
 }
 
+// A change this port must process may wait for its next run when the port runs by then anyway and
+// the change alters nothing it does before (Lpsm::may_wait), judged on what the port will have
+// received by then. Behind a change that alters the LPSM's state (CLS, OPN), or as the word after a
+// frame for the port (it completes that frame): never.
+bool LPort::may_wait(const sc_time& arrival, const Word& word) const
+{
+    if (observed_ || words_hit_) return false;
+    const Word* last_fill = nullptr;
+    const Word* last = nullptr;
+    bool alters_state = false;
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (c.passed_through) return;
+        last = &c.word;
+        if (c.word.is_fill())
+            last_fill = &c.word;
+        else if (c.word.kind != WordKind::RRdy && c.word.kind != WordKind::Frame)
+            alters_state = true;
+    });
+    const bool completes_frame = last ? last->kind == WordKind::Frame : lpsm_.receiving_frame();
+    if (alters_state || completes_frame || !lpsm_.may_wait(word, last_fill)) return false;
+    // A frame's effect waits for the word that completes it, which comes in time; a fill word's only
+    // for the port's next decision. An R_RDY is counted: the port must run by the time it arrives.
+    return word.kind != WordKind::RRdy || (wake_at_ && arrival <= *wake_at_);
+}
+
+// The port's process runs at `t` (or earlier: an earlier notification wins).
+void LPort::wake_at(const sc_time& t)
+{
+    tx_event_.notify(t - sc_time_stamp());
+    if (!wake_at_ || t < *wake_at_) wake_at_ = t;
+}
+
+// The last change this port sent downstream: the last one it passed through, else what it
+// transmits.
+const Word& LPort::last_sent() const
+{
+    const Word* passed = in_.last_output();
+    return passed ? *passed : tx_word_;
+}
+
+// The process runs when the next change to process arrives, and by the time the last waiting one
+// has arrived (if it would not anyway).
 void LPort::arm_rx_event()
 {
-    if (const auto at = in_.next_to_process()) rx_event_.notify(*at - sc_time_stamp());
+    auto at = in_.next_to_process();
+    if (const auto last = in_.last_waiting(); last && !(wake_at_ && *last <= *wake_at_)) {
+        const sc_time first = *in_.first_waiting();
+        at = at ? std::min(*at, first) : first;
+    }
+    if (at) rx_event_.notify(*at - sc_time_stamp());
 }
 
 // A change this port passed on reaches it now: take note of what it transmitted.
@@ -109,7 +179,7 @@ void LPort::recall_passed_through()
 {
     const sc_time now = sc_time_stamp();
     if (!in_.recall_after(now)) return;
-    downstream_->truncate_after(now + hop_delay_);
+    withdraw_after(now);
     arm_rx_event();
 }
 
@@ -117,7 +187,323 @@ void LPort::recall_passed_through()
 // recalled: drop it, and have the ports downstream drop what this one passed on in turn.
 void LPort::truncate_after(const sc_time& cutoff)
 {
-    if (in_.truncate_after(cutoff)) downstream_->truncate_after(cutoff + hop_delay_);
+    if (in_.truncate_after(cutoff)) withdraw_after(cutoff);
+}
+
+// What this port sent downstream after `t` (at its output stage) is withdrawn: from its log, from
+// the folded ports of its span and from the ports downstream.
+void LPort::withdraw_after(const sc_time& t)
+{
+    if (!log_.empty()) log_.truncate_after(t);  // also for readers that have moved on
+    for (LPort* r = next_; r != downstream_; r = r->next_) r->clip_input_after(t + r->offset_);
+    downstream_->truncate_after(t + hop_delay_);
+}
+
+// Every change leaves for the next active port, through the folded ports of the span: it is logged
+// for them, its fill word replaced as their arbitrating ones replace it, and it goes on only if it
+// is still a change then (`before`: what this port sent before, fill_or_other()). A word that names
+// a folded port, or an IDLE for one that waits for the access window, brings that port back into
+// the chain first.
+void LPort::forward(const sc_time& at, const Word& w, const Word& before)
+{
+    if (span_size_ > 0) {
+        if (w.kind == WordKind::Idle) {
+            if (idle_waker_) idle_waker_->rejoin();
+        } else if ((w.kind == WordKind::Opn || w.kind == WordKind::Arb) && span_.test(w.y)) {
+            wake_in_span(w);
+        }
+    }
+    if (span_size_ == 0) {
+        downstream_->receive(at + hop_delay_, w);
+        return;
+    }
+    log_.push(at, w);
+    if (log_.size() >= compact_at_) compact_log();
+    if (span_best_ == kNoArbitrator || !w.is_fill()) {
+        downstream_->receive(at + hop_delay_, w);
+        return;
+    }
+    const Word out = arbitrating_fill(w, span_best_);
+    if (!before.is_fill() || out != arbitrating_fill(before, span_best_)) downstream_->receive(at + hop_delay_, out);
+}
+
+// ---- Folding (docs/loop.md, "Fast path") ---------------------------------------------
+
+// A port whose LPSM has a routine for what arrives, and that has nothing of its own on the wire or
+// left to process, leaves the chain. Watched or traced ports stay, and so does the last active port.
+void LPort::try_fold()
+{
+    if (!fold_allowed_ || observed_ || tx_own_ || words_hit_ || !upstream_ || upstream_ == this || in_.busy()) return;
+    const Lpsm::Routine r = lpsm_.routine();
+    if (r == Lpsm::Routine::Acts) return;
+    routine_ = r;
+    fold();
+}
+
+void LPort::fold()
+{
+    LPort* const up = upstream_;
+    // The folded ports behind this one read the upstream port's log from now on (after what they
+    // still have to read of this one's).
+    for (LPort* r = next_; r != downstream_; r = r->next_) r->switch_source(up, r->offset_ + up->hop_delay_);
+    log_.clear();  // but what they have still to read
+    compact_at_ = kCompactEntries;
+    // Its own input: what its EdgeLink holds (passed through already), then the upstream port's log.
+    source_ = up;
+    source_pos_ = up->log_.end();
+    offset_ = up->hop_delay_;
+    up->downstream_ = downstream_;
+    up->hop_delay_ += hop_delay_;
+    downstream_->upstream_ = up;
+    folded_ = true;
+    clear_span();
+    up->survey_span();
+}
+
+// Back into the chain, knowing everything that reached it, with what is still on its way to it as
+// changes it passed through (as the fast path would have them), so that it may recall them.
+void LPort::rejoin()
+{
+    LPort* const up = source_;
+    materialize();
+    // The folded ports behind this one read this port's log from now on.
+    for (LPort* r = next_; r != up->downstream_; r = r->next_) r->switch_source(this, r->offset_ - offset_);
+    downstream_ = up->downstream_;
+    hop_delay_ = up->hop_delay_ - offset_;
+    downstream_->upstream_ = this;
+    upstream_ = up;
+    up->downstream_ = this;
+    up->hop_delay_ = offset_;
+    source_ = nullptr;
+    folded_ = false;
+    up->survey_span();
+    survey_span();
+    if (up->span_size_ == 0) up->log_.clear();
+}
+
+void LPort::clear_span()
+{
+    span_.reset();
+    span_size_ = 0;
+    span_best_ = kNoArbitrator;
+    idle_waker_ = nullptr;
+}
+
+// The folded ports between this port and the next active one: which they are, the highest-priority
+// ARB among the arbitrating ones before each of them and among all, and the first one an IDLE
+// would start arbitrating.
+void LPort::survey_span()
+{
+    clear_span();
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        span_.set(r->al_pa());
+        ++span_size_;
+        r->arb_before_ = span_best_;
+        if (r->routine_ == Lpsm::Routine::AwaitsIdle && span_best_ == kNoArbitrator && !idle_waker_) idle_waker_ = r;
+        if (r->routine_ == Lpsm::Routine::ReplacesFill) span_best_ = std::min(span_best_, r->al_pa());
+    }
+}
+
+// An OPN or ARB naming a folded port of the span: the port rejoins if the word reaches it (an ARB
+// of lower priority than an arbitrating port before it is replaced on the way).
+void LPort::wake_in_span(const Word& w)
+{
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        if (r->al_pa() != w.y) continue;
+        if (w.kind == WordKind::Opn || phy::higher_priority(w.y, r->arb_before_)) r->rejoin();
+        return;
+    }
+}
+
+// What reaches this folded port of a word a source sent: its fill word replaced by the arbitrating
+// ports before it (the highest-priority of them: `arb_before`).
+Word LPort::as_received(const Word& w, phy::AlPa arb_before) const
+{
+    return w.is_fill() && arb_before != kNoArbitrator ? arbitrating_fill(w, arb_before) : w;
+}
+
+// What this folded port transmits for a word it receives.
+Word LPort::as_sent(const Word& w) const
+{
+    return w.is_fill() && routine_ == Lpsm::Routine::ReplacesFill ? arbitrating_fill(w, al_pa()) : w;
+}
+
+// What has reached this folded port by `now` of the entries [from, to) of `f`'s log, as it received
+// them; `end` becomes the first entry still on its way (or `to`).
+std::optional<RepeatedRun> LPort::arrived(const Feed& f, OutputLog::Seq to, const sc_time& now, OutputLog::Seq& end) const
+{
+    const OutputLog& log = f.owner->log_;
+    end = log.first_after(f.pos, to, f.offset, now);
+    auto run = log.run(f.pos, end, tx_word_, f.offset);
+    if (!run) return run;
+    run->words.last = as_received(run->words.last, f.arb_before);
+    if (run->words.last_fill) run->words.last_fill = as_received(*run->words.last_fill, f.arb_before);
+    run->words.idle = run->words.idle && f.arb_before == kNoArbitrator;
+    return run;
+}
+
+// A folded port takes note of what has reached it by now: from its EdgeLink, from the logs of the
+// sources it had before (each stretch it has read to the end is let go), and from its source's.
+void LPort::settle()
+{
+    const sc_time now = sc_time_stamp();
+    in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
+    if (in_.arrives_after(now)) return;  // what comes from the logs arrives after these
+    while (!feeds_.empty()) {
+        Feed& f = feeds_.front();
+        OutputLog::Seq end = 0;
+        if (const auto run = arrived(f, f.end, now, end)) catch_up(*run);
+        f.owner->log_.repin(f.pos, end);
+        f.pos = end;
+        if (end != f.end) return;  // the rest is on its way
+        let_go(f);
+        feeds_.erase(feeds_.begin());
+    }
+    OutputLog::Seq end = 0;
+    const Feed live{source_, source_pos_, 0, offset_, arb_before_};
+    if (const auto run = arrived(live, source_->log_.end(), now, end)) catch_up(*run);
+    source_pos_ = end;
+}
+
+// A stretch of an old source's log is read: unpin it, and let the log go if nobody reads it now.
+void LPort::let_go(const Feed& f)
+{
+    f.owner->log_.unpin(f.pos);
+    if (f.owner->folded_ || f.owner->span_size_ == 0) f.owner->log_.clear();
+}
+
+// The folded port's source changes: what it has still to read of the old one's log stays pinned
+// there, read before the new one's (too many such stretches: all it has still to read becomes
+// changes passed through, as the fast path would have them).
+void LPort::switch_source(LPort* to, const sc_time& offset)
+{
+    if (source_pos_ < source_->log_.end()) {
+        if (feeds_.size() == kMaxFeeds) {
+            materialize();
+        } else {
+            feeds_.push_back({source_, source_pos_, source_->log_.end(), offset_, arb_before_});
+            source_->log_.pin(source_pos_);
+        }
+    }
+    source_ = to;
+    source_pos_ = to->log_.end();
+    offset_ = offset;
+}
+
+// Everything this folded port has still to read becomes changes in its EdgeLink: what has reached
+// it is taken note of, what is on its way is kept as changes passed through.
+void LPort::materialize()
+{
+    settle();
+    for (const Feed& f : feeds_) {
+        pass_in_flight(f, f.end);
+        let_go(f);
+    }
+    feeds_.clear();
+    pass_in_flight({source_, source_pos_, 0, offset_, arb_before_}, source_->log_.end());
+    source_pos_ = source_->log_.end();
+}
+
+// The entries [f.pos, to) of `f`'s log as changes this folded port passed through.
+void LPort::pass_in_flight(const Feed& f, OutputLog::Seq to)
+{
+    f.owner->log_.for_each(f.pos, to, [&](const OutputLog::Entry& e) {
+        const Word in = as_received(e.word, f.arb_before);
+        const Word* last_in = in_.last_word();
+        if (in.is_fill() && in == (last_in ? *last_in : lpsm_.last_received())) return;  // no change here
+        const sc_time at = e.at + f.offset;
+        if (routine_ == Lpsm::Routine::ReplacesFill && in.is_fill()) {
+            const Word out = as_sent(in);
+            in_.pass_replaced(at, in, out, out != last_sent());
+        } else {
+            in_.pass(at, in);
+        }
+    });
+}
+
+// Changes this folded port would receive after `cutoff` were withdrawn upstream.
+void LPort::clip_input_after(const sc_time& cutoff)
+{
+    in_.truncate_after(cutoff);
+    for (Feed& f : feeds_) f.end = f.owner->log_.first_after(f.pos, f.end, f.offset, cutoff);
+}
+
+// The folded ports of the span take note of what has reached them; the log keeps only the rest.
+void LPort::compact_log()
+{
+    OutputLog::Seq keep = log_.end();
+    for (LPort* r = next_; r != downstream_; r = r->next_) {
+        r->settle();
+        keep = std::min(keep, r->source_pos_);
+    }
+    log_.drop_before(keep);
+    compact_at_ = std::max(kCompactEntries, 2 * log_.size());
+}
+
+// A run of changes reached this folded port, which repeated them or replaced their fill words.
+void LPort::catch_up(const RepeatedRun& run)
+{
+    lpsm_.repeated(run.words);
+    spacing_.repeated(run.primitive_or_frame_end, run.frame_end);
+    tx_word_ = as_sent(run.words.last);
+    tx_since_ = run.last_at;
+}
+
+// What has reached this folded port since it last took note: `f(what it transmits after it, or
+// nothing if that did not change; an IDLE among it)` for each change or run of it, oldest first.
+template <class F>
+void LPort::for_each_arrived(F&& f) const
+{
+    const sc_time now = sc_time_stamp();
+    bool later = false;
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (c.at > now)
+            later = true;
+        else
+            f(c.changes_output ? &c.output() : nullptr, c.word.kind == WordKind::Idle);
+    });
+    for (const Feed& feed : feeds_) {
+        if (later) return;
+        OutputLog::Seq end = 0;
+        if (const auto run = arrived(feed, feed.end, now, end)) {
+            const Word out = as_sent(run->words.last);
+            f(&out, run->words.idle);
+        }
+        later = end != feed.end;
+    }
+    if (later) return;
+    OutputLog::Seq end = 0;
+    if (const auto run = arrived({source_, source_pos_, 0, offset_, arb_before_}, source_->log_.end(), now, end)) {
+        const Word out = as_sent(run->words.last);
+        f(&out, run->words.idle);
+    }
+}
+
+bool LPort::access() const
+{
+    if (lpsm_.access() || !folded_) return lpsm_.access();
+    bool idle = false;
+    for_each_arrived([&](const Word*, bool idle_among) { idle = idle || idle_among; });
+    return idle;
+}
+
+PortStats LPort::stats() const
+{
+    PortStats s = stats_.stats();
+    // An own frame whose end the port has not yet taken note of (plan_own_word_end).
+    if (planned_ && tx_word_.kind == WordKind::Frame && sc_time_stamp() > tx_end_) ++s.frames_sent;
+    return s;
+}
+
+Word LPort::transmitting() const
+{
+    if (planned_ && sc_time_stamp() > tx_end_) return planned_fill_;
+    if (!folded_) return tx_word_;
+    Word w = tx_word_;
+    for_each_arrived([&](const Word* out, bool) {
+        if (out) w = *out;
+    });
+    return w;
 }
 
 // ---- The layer above ----------------------------------------------------------------------------
@@ -135,8 +521,14 @@ void LPort::queue_frame(OutgoingFrame out)
 
 void LPort::frames_changed()
 {
+    wake();
     recall_passed_through();
     kick();
+}
+
+void LPort::wake()
+{
+    if (folded_) rejoin();
 }
 
 void LPort::release_buffer()
@@ -154,32 +546,21 @@ void LPort::kick() { kick_event_.notify(sc_core::SC_ZERO_TIME); }
 
 void LPort::step()
 {
-    ++activations_;
+    activity_.ran();
+    if (folded_) return;  // an event of before it folded: a port that only repeats has nothing to do
     const sc_time now = sc_time_stamp();
     guard_against_livelock(now);
     // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
     if (lpsm_.repeats_access_word() && now >= access_word_end_) lpsm_.access_word_repeated();
+    if (wake_at_ && *wake_at_ <= now) wake_at_.reset();  // that wake-up is this run or behind it
     in_.take_arrived(now, [this](const EdgeLink::Change& c) {
         if (c.passed_through)
             catch_up(c);
         else
             lpsm_.receive(c.word);
     });
-    arm_rx_event();
 
-    if (tx_own_ && now >= tx_end_) {
-        tx_own_ = false;
-        ++own_words_ended_;  // progress for the AL_TIME watch
-        spacing_.ended(tx_word_, now);
-        if (tx_word_.kind == WordKind::Frame) {
-            stats_.frame_sent();
-            if (user_) user_->frame_sent(*tx_word_.frame);
-        }
-    } else if (tx_own_) {
-        // Woken early (the close timer's wake-up was pending when the word started, and an earlier
-        // notification wins): make sure the port wakes when its word ends.
-        tx_event_.notify(tx_end_ - now);
-    }
+    end_own_word(now);
     lpsm_.update_arbitration();
     if (lpsm_.repeats_access_word() && access_word_end_ <= now) {
         // It started arbitrating on the IDLE arriving now: that word is repeated, the next replaced.
@@ -189,7 +570,72 @@ void LPort::step()
     transmit();
     update_fill();
     if (words_hit_) watch_al_time(now);
+    // Wake when its own word ends, unless it sent what follows ahead of time.
+    if (tx_own_ && !planned_ && !plan_own_word_end()) wake_at(tx_end_);
+    arm_rx_event();
     sample_vcd();
+    try_fold();
+}
+
+// The port's own word is over by `now`, or it runs before the end of it. What it planned to do after
+// the word (plan_own_word_end) stands if the word ended before `now`; in the instant the word ends
+// or before it, anything may have changed: the port takes back the fill word it sent ahead and
+// decides afresh.
+void LPort::end_own_word(const sc_time& now)
+{
+    if (!tx_own_) return;
+    if (planned_ && now > tx_end_) return realize_own_word_end();
+    if (planned_) {
+        withdraw_after(tx_end_ - sc_core::sc_get_time_resolution());
+        planned_ = false;
+    }
+    if (now < tx_end_) return;
+    tx_own_ = false;
+    ++own_words_ended_;  // progress for the AL_TIME watch
+    spacing_.ended(tx_word_, now);
+    if (tx_word_.kind == WordKind::Frame) {
+        stats_.frame_sent();
+        if (user_ && user_->wants_frame_sent()) user_->frame_sent(*tx_word_.frame);
+    }
+}
+
+// The port sends its own word until tx_end_ and, as things stand, will then send only its fill word
+// until it sends the next word of its own (or until something changes): it sends that fill word
+// now, ahead of time, and wakes only when the next word may start, if any, rather than also when
+// this one ends (docs/loop.md, "Fast path"). Not for watched or traced ports (they report
+// each change as it happens), nor with word errors, nor when the user wants frame_sent() in time.
+bool LPort::plan_own_word_end()
+{
+    if (observed_ || words_hit_ || !downstream_) return false;
+    if (tx_word_.kind == WordKind::Frame && user_ && user_->wants_frame_sent()) return false;
+    const Lpsm::Decision d = lpsm_.next();
+    if (d.kind == Lpsm::Decision::Kind::Leave) return false;  // taken the instant the word ends
+    if (d.kind != Lpsm::Decision::Kind::None) {
+        // When the next word may start, once this one has ended (as earliest() will see it then).
+        WordSpacing after = spacing_;
+        after.ended(tx_word_, tx_end_);
+        const Word fill = lpsm_.fill();
+        sc_time t = d.kind == Lpsm::Decision::Kind::Frame ? after.frame_earliest(tx_end_, fill, false)
+                                                          : after.primitive_earliest(tx_end_, fill, false);
+        if (d.idle_close) t = std::max(t, after.last_end() + circuit_hold_);
+        wake_at(t);
+    }
+    planned_fill_ = lpsm_.fill();
+    planned_ = true;
+    forward(tx_end_, planned_fill_, fill_or_other(tx_word_));
+    return true;
+}
+
+// The own word ended at tx_end_, followed by the fill word sent ahead: take note of both.
+void LPort::realize_own_word_end()
+{
+    tx_own_ = false;
+    planned_ = false;
+    ++own_words_ended_;
+    spacing_.ended(tx_word_, tx_end_);
+    if (tx_word_.kind == WordKind::Frame) stats_.frame_sent();  // the user did not want frame_sent()
+    tx_word_ = planned_fill_;
+    tx_since_ = tx_end_;
 }
 
 // AL_TIME (docs/faults.md, "Faults and recovery", "Bit errors on the loop"): a circuit that makes no progress
@@ -259,7 +705,7 @@ bool LPort::may_send_at(const sc_time& earliest)
 {
     const sc_time now = sc_time_stamp();
     if (earliest <= now) return true;
-    tx_event_.notify(earliest - now);
+    wake_at(earliest);
     return false;
 }
 
@@ -274,8 +720,7 @@ void LPort::send_own(const Word& w)
 {
     tx_own_ = true;
     tx_end_ = sc_time_stamp() + timing_.words(w.words());
-    emit(w);
-    tx_event_.notify(tx_end_ - sc_time_stamp());
+    emit(w);  // step() arranges to wake when it ends
 }
 
 // An activation more in this instant; far too many mean that the port re-arms itself without
@@ -287,7 +732,7 @@ void LPort::guard_against_livelock(const sc_time& now)
         steps_at_instant_ = 0;
         return;
     }
-    if (++steps_at_instant_ <= same_instant_limit_) return;
+    if (++steps_at_instant_ <= activity_.same_instant_limit()) return;
     SC_REPORT_ERROR("fcal/loop", (std::string(name()) + ": internal error: livelock: " + std::to_string(steps_at_instant_) +
                                   " activations at " + now.to_string() + " without simulated time advancing")
                                      .c_str());
@@ -306,9 +751,10 @@ void LPort::emit(const Word& w)
         const auto lasted = static_cast<std::uint64_t>((now - tx_since_) / word_ + 0.5);
         watcher_->record(now.to_seconds() * 1e9, cfg_.al_pa, lpsm_.state(), lasted, loop::name(tx_word_), loop::name(w));
     }
+    const Word before = fill_or_other(tx_word_);
     tx_word_ = w;
     tx_since_ = now;
-    if (downstream_) downstream_->receive(now + hop_delay_, w);
+    if (downstream_) forward(now, w, before);
 }
 
 // ---- Observers ----------------------------------------------------------------------------------
@@ -338,6 +784,7 @@ void LPort::sample_vcd()
 
 void LPort::trace(sc_core::sc_trace_file* tf)
 {
+    wake();
     vcd_ = std::make_unique<PortVcd>(tf, name());
     observed_ = true;
     sample_vcd();

@@ -20,16 +20,36 @@
 // own left to process (only OPN to the port or ARB(own) could stop it repeating, and either would
 // be queued ahead), and for any word at a *quiet* port: MONITORING, nothing to send, nothing queued
 // to process (a port waiting for the access window: any fill word but IDLE). An arbitrating port
-// passes fill words on replaced (Lpsm::fill_replacement). A quiet port stops being quiet only when the layer above gives it something to send;
-// it then recalls the changes it passed on that have not yet reached it (truncating the queues
-// downstream) and processes them itself. Watched or traced ports always take the full path, so a
-// trace shows every word.
+// passes fill words on replaced (Lpsm::fill_replacement). A quiet port stops being quiet only when
+// the layer above gives it something to send; it then recalls the changes it passed on that have
+// not yet reached it (truncating the queues downstream) and processes them itself.
+//
+// Folded ports. A port whose LPSM would only pass words on (Lpsm::routine: it repeats, waits for
+// the access window, or arbitrates and replaces fill words) leaves the chain of ports a change
+// visits: like a passive node, it is folded into the hop delay of the active port before it (its
+// *source*), which logs what it sends (OutputLog) for the folded ports behind it (its *span*) and
+// replaces fill words as their arbitrating ones would. A folded port reads what reached it from the
+// log only when it needs to: it rejoins the chain the instant the layer above gives it something to
+// send (wake(), also the hook for a future LIP), or a word it would act on (an OPN to it, its own
+// ARB, an IDLE it waits for) enters its span; the log is compacted now and then.
+//
+// Fewer runs. A port in a circuit takes later the words it holds that change nothing it does before
+// its next run (Lpsm::may_wait), and when it starts an own word after which it will only send its
+// fill word, it sends that change ahead, stamped with the word's end, and wakes only when the next
+// own word may start (plan_own_word_end); running earlier, it takes the change back and decides
+// afresh. Watched or traced ports do none of this and always take the full path, so a trace shows
+// every word.
+#include <bitset>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 #include <systemc>
 
 #include "fcal/loop/edge_link.hpp"
+#include "fcal/loop/loop_activity.hpp"
 #include "fcal/loop/lpsm.hpp"
+#include "fcal/loop/output_log.hpp"
 #include "fcal/loop/port_config.hpp"
 #include "fcal/loop/port_statistics.hpp"
 #include "fcal/loop/port_user.hpp"
@@ -47,9 +67,9 @@ class LPort : public sc_core::sc_module, private LpsmObserver {
 public:
     SC_HAS_PROCESS(LPort);
     LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::LinkTiming& timing,
-          const LoopDirectory& directory);
+          const LoopDirectory& directory, LoopActivity& activity);
 
-    // Wiring, done by Loop.
+    // Wiring, done by Loop: the next L_Port on the ring and the delay to its output stage.
     void connect(LPort& downstream, const sc_core::sc_time& hop_delay);
     void receive(const sc_core::sc_time& arrival, const Word& word);
 
@@ -61,6 +81,9 @@ public:
     void queue_frame(OutgoingFrame frame);
     // The transmit queue's head listener: a push changed what the port would be told.
     void frames_changed();
+    // A folded port rejoins the chain of ports a change visits (the layer above has something for
+    // it; a LIP, once loop initialization is modelled, would call this too). Nothing if not folded.
+    void wake();
     void release_buffer();   // a received frame has been consumed; its buffer is free again
 
     // Faults (docs/faults.md, "Faults and recovery", "Bit errors on the loop"); set up by Loop after connect().
@@ -76,30 +99,27 @@ public:
     const phy::LinkTiming& timing() const { return timing_; }
     phy::AlPa al_pa() const { return cfg_.al_pa; }
     LpsmState state() const { return lpsm_.state(); }
-    bool access() const { return lpsm_.access(); }
+    bool access() const;
     bool arbitrating() const { return lpsm_.arbitrating(); }
     unsigned free_buffers() const { return lpsm_.credit().free_buffers(); }
     int credit() const { return lpsm_.credit().credit(); }
     unsigned login_credit_used() const { return lpsm_.credit().login_credit_used(); }
     unsigned r_rdys_to_discard() const { return lpsm_.credit().r_rdys_to_discard(); }
-    const Word& transmitting() const { return tx_word_; }
-    const PortStats& stats() const { return stats_.stats(); }
+    // What it transmits (a port that only repeats and is not folded catches up with what passed it
+    // only when it next runs).
+    Word transmitting() const;
+    // Folded out of the chain (docs/loop.md, "Fast path").
+    bool folded() const { return folded_; }
+    PortStats stats() const;
     // Start the running maximum afresh (a measurement window opens).
     void restart_maxima() { stats_.restart_maxima(); }
     void set_watcher(PortWatcher* watcher)
     {
+        wake();
         watcher_ = watcher;
         observed_ = watcher_ != nullptr || vcd_ != nullptr;
     }
     void trace(sc_core::sc_trace_file* tf);
-    // Process activations of all ports since the start (the benchmark's events per frame).
-    static std::uint64_t activations() { return activations_; }
-    // The livelock guard: a port activated more than this many times in one simulated instant ends
-    // the simulation with an internal error instead of hanging (docs/loop.md, "The livelock
-    // guard"). Tests lower it; the default is far above any legitimate count.
-    static constexpr std::uint64_t kDefaultSameInstantLimit = 1000000;
-    static void set_same_instant_limit(std::uint64_t limit) { same_instant_limit_ = limit; }
-
 private:
     void listen_to_queue();
     void step();
@@ -107,13 +127,42 @@ private:
     bool may_send_at(const sc_core::sc_time& earliest);
     sc_core::sc_time earliest(const Lpsm::Decision& d) const;
     void send_own(const Word& w);
+    void end_own_word(const sc_core::sc_time& now);
+    bool plan_own_word_end();
+    void realize_own_word_end();
     void emit(const Word& w);
     void update_fill();
     bool can_pass_through() const;
     void catch_up(const EdgeLink::Change& c);
+    void catch_up(const RepeatedRun& run);
     void recall_passed_through();
     void truncate_after(const sc_core::sc_time& cutoff);
+    void withdraw_after(const sc_core::sc_time& t);
+    void forward(const sc_core::sc_time& at, const Word& w, const Word& before);
+    const Word& last_sent() const;
+    // Folding (docs/loop.md, "Fast path").
+    void try_fold();
+    void fold();
+    void rejoin();
+    void survey_span();
+    void clear_span();  // no folded ports behind it
+    void wake_in_span(const Word& w);
+    struct Feed;
+    Word as_received(const Word& w, phy::AlPa arb_before) const;
+    Word as_sent(const Word& w) const;
+    std::optional<RepeatedRun> arrived(const Feed& f, OutputLog::Seq to, const sc_core::sc_time& now, OutputLog::Seq& end) const;
+    template <class F>
+    void for_each_arrived(F&& f) const;
+    void settle();
+    void let_go(const Feed& f);
+    void switch_source(LPort* to, const sc_core::sc_time& offset);
+    void materialize();
+    void pass_in_flight(const Feed& f, OutputLog::Seq to);
+    void clip_input_after(const sc_core::sc_time& cutoff);
+    void compact_log();
     void arm_rx_event();
+    bool may_wait(const sc_core::sc_time& arrival, const Word& word) const;
+    void wake_at(const sc_core::sc_time& t);
     void guard_against_livelock(const sc_core::sc_time& now);
     void kick();
     void sample_vcd();
@@ -132,8 +181,44 @@ private:
     sc_core::sc_time word_;
     sc_core::sc_time circuit_hold_;
     const LoopDirectory& directory_;
+    LoopActivity& activity_;  // shared by the loop's ports
+    // The chain: the next active port and the delay to its output stage, and the active port before
+    // this one (while this one is active).
     LPort* downstream_ = nullptr;
     sc_core::sc_time hop_delay_;
+    LPort* upstream_ = nullptr;
+    LPort* next_ = nullptr;  // the next L_Port on the ring, active or folded
+    bool fold_allowed_ = true;  // not with bit errors on the loop
+    bool folded_ = false;
+    // Active: what it sent downstream, for the folded ports up to downstream_ (its span), whose
+    // AL_PAs are marked in span_: the highest-priority arbitrating one (span_best_) and the first
+    // one an IDLE would wake. The log is compacted once it holds compact_at_ entries.
+    static constexpr std::size_t kCompactEntries = 256;
+    static constexpr phy::AlPa kNoArbitrator = 0xFF;  // below every AL_PA in priority
+    OutputLog log_;
+    std::bitset<256> span_;
+    unsigned span_size_ = 0;
+    phy::AlPa span_best_ = kNoArbitrator;
+    LPort* idle_waker_ = nullptr;
+    std::size_t compact_at_ = kCompactEntries;
+    // Folded: what it does with words (the LPSM's routine when it folded); its input, after what its
+    // EdgeLink holds, is source_'s log from source_pos_ on, offset_ later, its fill words replaced
+    // as by an arbitrating port of priority arb_before_.
+    Lpsm::Routine routine_ = Lpsm::Routine::Acts;
+    LPort* source_ = nullptr;
+    OutputLog::Seq source_pos_ = 0;
+    sc_core::sc_time offset_;
+    phy::AlPa arb_before_ = kNoArbitrator;
+    // Before that, stretches of the logs of the sources it had before, which it has still to read
+    // (pinned there), oldest first: a change of source costs no reading then.
+    struct Feed {
+        LPort* owner;
+        OutputLog::Seq pos, end;
+        sc_core::sc_time offset;
+        phy::AlPa arb_before;
+    };
+    static constexpr std::size_t kMaxFeeds = 2;
+    std::vector<Feed> feeds_;
     PortUser* user_ = nullptr;
     std::unique_ptr<TransmitQueue> queue_;
     Lpsm lpsm_;
@@ -150,6 +235,11 @@ private:
     sc_core::sc_time tx_end_;
     sc_core::sc_event tx_event_;
     sc_core::sc_event kick_event_;
+    // The earliest wake-up of the process pending (tx_event_), if any.
+    std::optional<sc_core::sc_time> wake_at_;
+    // The fill word that follows the own word was sent ahead of time (plan_own_word_end).
+    bool planned_ = false;
+    Word planned_fill_;
     // Repeating the IDLE that set ACCESS until then (Lpsm::repeats_access_word()).
     sc_core::sc_time access_word_end_;
     sc_core::sc_event access_word_event_;
@@ -160,7 +250,6 @@ private:
     std::unique_ptr<PortVcd> vcd_;
     bool observed_ = false;  // watched or traced: every change takes the full path
 
-    static std::uint64_t activations_;
 
     // Faults: hit words in what the port consumes (words_hit_: the random ones or a test's), fill
     // words hit on the links to the next port (counted there), and the AL_TIME watch.
@@ -177,7 +266,6 @@ private:
     // The livelock guard.
     sc_core::sc_time last_step_at_;
     std::uint64_t steps_at_instant_ = 0;
-    static std::uint64_t same_instant_limit_;
 };
 
 }  // namespace fcal::loop

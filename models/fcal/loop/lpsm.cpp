@@ -29,6 +29,50 @@ std::optional<Word> Lpsm::fill_replacement(const Word& w) const
     return substitute(w);
 }
 
+Word arbitrating_fill(const Word& fill, phy::AlPa al_pa)
+{
+    const bool higher = fill.kind == WordKind::Arb && phy::higher_priority(fill.y, al_pa);
+    return higher ? fill : Word::arb(al_pa);
+}
+
+bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
+{
+    if (errors_ || repeating()) return false;
+    switch (w.kind) {
+    case WordKind::Frame: return w.frame->destination == cfg_.al_pa;
+    case WordKind::RRdy: return !credit_.sending() || credit_.credit() > 0;
+    case WordKind::Idle:
+    case WordKind::Arb:
+        // The owner's fill word changes only when its ARB(F0) comes back; any other port in a
+        // circuit sends the fill word it receives (substitute()).
+        if (owner_) return !(w.is_arb(phy::kArbFairnessFill) && own_fill_.is_arb(phy::kArbFairnessFill));
+        return substitute(w) == substitute(last_fill ? *last_fill : rx_fill_);
+    default: return false;
+    }
+}
+
+Lpsm::Routine Lpsm::routine() const
+{
+    if (errors_ || rx_frame_for_us_ || access_word_) return Routine::Acts;
+    if (state_ == LpsmState::Arbitrating) return arbitrating_ && !queue_->empty() ? Routine::ReplacesFill : Routine::Acts;
+    if (state_ != LpsmState::Monitoring || arbitrating_ || fill_originator_) return Routine::Acts;
+    const OutgoingFrame* next = queue_->front();
+    if (!next) return Routine::Repeats;
+    // Waiting for the next access window (maybe_start_arbitration() has run and held back).
+    const bool waits = requesting_ && !access_ && cfg_.fair && !next->arbitrate_unfairly;
+    return waits ? Routine::AwaitsIdle : Routine::Acts;
+}
+
+void Lpsm::repeated(const RepeatedWords& run)
+{
+    // For these routines handle_fill() does nothing but set ACCESS on an IDLE while monitoring.
+    rx_word_ = run.last;
+    rx_absorbed_ = false;
+    if (run.last_fill) rx_fill_ = *run.last_fill;
+    if (run.idle && state_ == LpsmState::Monitoring) access_ = true;
+    access_word_ = false;
+}
+
 void Lpsm::repeated(const Word& w)
 {
     rx_word_ = w;
@@ -389,10 +433,7 @@ void Lpsm::release_buffer()
 
 Word Lpsm::substitute(const Word& fill) const
 {
-    if (arbitrating_) {
-        const bool higher = fill.kind == WordKind::Arb && phy::higher_priority(fill.y, cfg_.al_pa);
-        return higher ? fill : Word::arb(cfg_.al_pa);
-    }
+    if (arbitrating_) return arbitrating_fill(fill, cfg_.al_pa);
     if (state_ == LpsmState::Monitoring) {
         // The last owner removes its ARB(F0) when it comes back unreplaced; a stale ARB of our own
         // is removed likewise, so nothing circulates without an owner.

@@ -51,6 +51,20 @@ public:
     virtual void code_violations(std::uint64_t count) { (void)count; }
 };
 
+// What a port records of a run of words it repeated or, arbitrating, passed on with its fill words
+// replaced (Lpsm::repeated(const RepeatedWords&)): nothing but the last word, the last fill word and
+// whether an IDLE was among them.
+struct RepeatedWords {
+    Word last;                     // the last word of the run
+    std::optional<Word> last_fill;  // the last fill word of the run, if any
+    bool idle = false;             // an IDLE was among them
+};
+
+// The fill word an arbitrating port with AL_PA `al_pa` transmits in place of `fill`: `fill` itself if
+// it is an ARB of higher priority, else ARB(al_pa). Through several arbitrating ports a fill word
+// comes out as it would through the one of highest priority alone.
+Word arbitrating_fill(const Word& fill, phy::AlPa al_pa);
+
 class Lpsm {
 public:
     // The next thing to transmit, as next() decides it.
@@ -88,6 +102,35 @@ public:
     // not change its state: the fill word it transmits in place of `w`, or nothing if `w` could
     // change its state or the port does not arbitrate.
     std::optional<Word> fill_replacement(const Word& w) const;
+    // What the port would do with the words that arrive from now on, as long as none names it (an
+    // OPN to it, its own ARB) and the layer above gives it nothing new. Anything but Acts lets the
+    // port leave the chain of ports a change visits (docs/loop.md, "Fast path"): words
+    // pass it as they would pass a passive node, its fill words replaced if it arbitrates. A port
+    // with word errors set always Acts: its own words may come back.
+    enum class Routine : std::uint8_t {
+        Acts,          // may react to any word: it stays in the chain
+        Repeats,       // monitoring with nothing to send: repeats every word
+        AwaitsIdle,    // monitoring, waiting for the access window: repeats every word; an IDLE
+                       // would start its arbitration
+        ReplacesFill,  // arbitrating: repeats primitives and frames, sends arbitrating_fill() for
+                       // every fill word (its own ARB would make it win)
+    };
+    Routine routine() const;
+    // A run of words a port in one of those routines received and passed on, none naming it (and,
+    // for AwaitsIdle, no IDLE): the same as repeated(w) for each of them, in one step.
+    void repeated(const RepeatedWords& run);
+    // Receiving `w` changes nothing the port does before it next decides, and tells nobody (no
+    // callback, no event): the port may take it when it next runs rather than the instant it
+    // arrives (docs/loop.md, "Fast path"). A frame for the port: its effect waits for its
+    // EOF, that is for the word after it (which the port must take in time). An R_RDY while the port
+    // has credit or sends nothing. A fill word that leaves the port's fill word as it is
+    // (`last_fill`: the last fill word received before it, if the LPSM has not taken it yet). Not for
+    // a repeating port, nor with word errors set.
+    bool may_wait(const Word& w, const Word* last_fill = nullptr) const;
+    // A frame for the port is arriving (its EOF has not).
+    bool receiving_frame() const { return rx_frame_for_us_; }
+    // The last word that reached the port.
+    const Word& last_received() const { return rx_word_; }
 
     // Start or stop arbitrating as the queue demands (after receiving, before transmitting).
     void update_arbitration();

@@ -13,6 +13,9 @@ public:
     virtual void frame_received(std::shared_ptr<const LoopFrame> frame) = 0;
     // The last word of a frame of ours left the port.
     virtual void frame_sent(const LoopFrame& /*frame*/) {}
+    // False: the port never calls frame_sent(), and need not run at the end of each frame it sends
+    // (docs/loop.md, "Fast path").
+    virtual bool wants_frame_sent() const { return true; }
     virtual void state_changed(LpsmState /*from*/, LpsmState /*to*/) {}
 };
 

@@ -17,6 +17,18 @@ void WordSpacing::ended(const Word& ending, const sc_time& at)
     }
 }
 
+void WordSpacing::repeated(const std::optional<sc_time>& primitive_or_frame_end, const std::optional<sc_time>& frame_end)
+{
+    if (frame_end) {
+        sent_frame_ = true;
+        last_frame_end_ = *frame_end;
+    }
+    if (primitive_or_frame_end) {
+        sent_nonfill_ = true;
+        last_nonfill_end_ = *primitive_or_frame_end;
+    }
+}
+
 sc_time WordSpacing::primitive_earliest(const sc_time& now, const Word& current, bool own) const
 {
     // A repeated primitive or frame still on the output ends now, when the port starts its own.

@@ -3,6 +3,7 @@
 // six words (fill words or primitives) between two frames, and two fill words before and after a
 // primitive signal. It remembers when the last primitive and the last frame left the port, and says
 // when the next one may start.
+#include <optional>
 #include <systemc>
 
 #include "fcal/loop/word.hpp"
@@ -19,6 +20,9 @@ public:
 
     // The word `ending` stops being transmitted at `at`.
     void ended(const Word& ending, const sc_core::sc_time& at);
+    // A run of words repeated: the last primitive or frame in it (or before it) ended at
+    // `primitive_or_frame_end`, the last frame at `frame_end` (either may be none).
+    void repeated(const std::optional<sc_core::sc_time>& primitive_or_frame_end, const std::optional<sc_core::sc_time>& frame_end);
 
     // Earliest start of an own primitive or frame, at `now`, while `current` is on the output
     // (`own`: a word of this port's own, rather than one it repeats).

@@ -16,7 +16,7 @@ void report(const host::Workload& w, nlohmann::json& j)
 
 void report(const host::DeviceDriver& driver, nlohmann::json& j) { j["retries"] = driver.retries(); }
 
-void report(const std::vector<const loop::LPort*>& ports, nlohmann::json& j)
+void report(const std::vector<const loop::LPort*>& ports, std::uint64_t port_activations, nlohmann::json& j)
 {
     // Bit errors on the loop (docs/faults.md, "Faults and recovery", "Bit errors on the loop").
     std::uint64_t discarded = 0, violations = 0, frames = 0;
@@ -30,7 +30,7 @@ void report(const std::vector<const loop::LPort*>& ports, nlohmann::json& j)
     j["code_violations"] = violations;
     // How the simulation itself ran (deterministic, for benchmarks): L_Port process activations and
     // frames sent by all ports over the whole run.
-    j["kernel"] = {{"port_activations", loop::LPort::activations()}, {"frames_sent", frames}};
+    j["kernel"] = {{"port_activations", port_activations}, {"frames_sent", frames}};
 }
 
 void report(const hba::InitiatorHba& initiator, const std::vector<const hba::TargetHba*>& targets, nlohmann::json& j)
@@ -144,7 +144,9 @@ void state(const controller::VolumeController& volume, std::ostream& out)
 
 void state(const host::DeviceDriver& driver, std::ostream& out)
 {
-    out << " (driver: " << driver.in_hba() << " in the HBA, " << driver.waiting() << " waiting)";
+    out << " (driver: " << driver.in_hba() << " in the HBA, " << driver.waiting() << " waiting";
+    if (driver.waiting_for_disk() > 0) out << ", " << driver.waiting_for_disk() << " waiting for their disk";
+    out << ")";
 }
 
 void state(const loop::LPort& p, std::ostream& out)

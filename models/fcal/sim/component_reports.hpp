@@ -28,7 +28,7 @@ void report(const host::Workload& workload, nlohmann::json& j);
 void report(const host::DeviceDriver& driver, nlohmann::json& j);  // retries
 // The loop's bit errors (frames_discarded, code_violations) and the kernel block (port activations
 // and frames sent: how the run was computed), summed over its ports.
-void report(const std::vector<const loop::LPort*>& ports, nlohmann::json& j);
+void report(const std::vector<const loop::LPort*>& ports, std::uint64_t port_activations, nlohmann::json& j);
 // The initiator's recovery and transmit counters, with late frames and sequence errors summed over
 // it and the targets, and the targets' data timeouts.
 void report(const hba::InitiatorHba& initiator, const std::vector<const hba::TargetHba*>& targets, nlohmann::json& j);

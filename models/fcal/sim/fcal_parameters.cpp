@@ -193,6 +193,10 @@ void add_initiator(ParameterTable& t)
     t.add(non_negative("initiator.frame_proc_ns", initiator(&HbaConfig::frame_proc_ns), 400.0, "ns", "processing of each incoming frame"));
     t.add(non_negative("initiator.sft_us", initiator(&HbaConfig::sft_us), 20.2, "us",
                        "single-frame transfer that delivers an FCP_RSP to host memory"));
+    t.add(choice("initiator.sft_engine", initiator(&HbaConfig::sft_engine), hba::SftEngine::Dma,
+                 {{"dma", hba::SftEngine::Dma}, {"own", hba::SftEngine::Own}},
+                 "engine of the FCP_RSP's single-frame transfer: dma = queued on the DMA engine; own = an engine of its own "
+                 "(docs/hba.md, \"Single-frame transfers\")"));
     t.add(non_negative("initiator.task_set_full_retry_us", initiator(&InitiatorConfig::task_set_full_retry_us), 500.0, "us",
                        "wait before a command a disk answered TASK SET FULL is issued again"));
     // FCP recovery (docs/faults.md, "FCP recovery").
@@ -229,6 +233,10 @@ void add_target(ParameterTable& t)
     t.add(non_negative("target.frame_proc_ns", target(&HbaConfig::frame_proc_ns), 400.0, "ns", "processing of each incoming frame"));
     t.add(non_negative("target.sft_us", target(&HbaConfig::sft_us), 20.2, "us",
                        "single-frame transfer between the interface and the disk controller"));
+    t.add(choice("target.sft_engine", target(&HbaConfig::sft_engine), hba::SftEngine::Dma,
+                 {{"dma", hba::SftEngine::Dma}, {"own", hba::SftEngine::Own}},
+                 "engine of the FCP_CMND's single-frame transfer to the disk controller: dma = queued on the DMA engine; "
+                 "own = an engine of its own"));
     t.add(positive("target.data_timeout_ms", target(&TargetConfig::data_timeout_ms), 60000.0, "ms",
                    "a write whose burst has not all come this long after its XFER_RDY is dropped and its disk slot freed"));
     t.add(bytes("target.burst_bytes", target(&TargetConfig::burst_bytes), 0, 0, kGi,
@@ -244,6 +252,9 @@ void add_driver(ParameterTable& t)
                        "driver processing of each completion"));
     t.add(integer("driver.retries", at(&SimConfig::driver, &DriverConfig::retries), 3, 0, 1000, "retries",
                   "times an I/O whose exchange was aborted is issued again before it is reported failed"));
+    t.add(integer("driver.disk_outstanding", at(&SimConfig::driver, &DriverConfig::disk_outstanding), 0, 0, 65535, "requests",
+                  "requests per disk the driver lets go on to the HBA at once, the rest waiting for their disk in the driver "
+                  "(docs/hba.md, \"Outstanding commands per disk\"); 0 = no limit"));
 }
 
 void add_disk(ParameterTable& t)
@@ -254,6 +265,9 @@ void add_disk(ParameterTable& t)
     t.add(per_disk(positive("disk.rate_mbs", disk(&DiskConfig::rate_mbs), 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)")));
     t.add(per_disk(integer("disk.queue_slots", disk(&DiskConfig::queue_slots), 16, 1, 1024, "commands",
                            "commands a disk accepts at once; one more is answered TASK SET FULL")));
+    t.add(per_disk(integer("disk.max_concurrent", disk(&DiskConfig::max_concurrent), 1, 1, 1024, "commands",
+                           "fixed: commands in service at once, each in its own access; their media transfers go one at a time "
+                           "at disk.rate_mbs (docs/disk.md, \"Concurrent commands\"); 1 = one command at a time")));
     // Fixed and zoned disks (docs/disk.md, "The disks"); the zoned defaults are the Seagate
     // ST3500630NS of docs/disk.md's drive table (configs/disks/).
     t.add(choice("disk.model", disk(&DiskConfig::model), disk::DiskModel::Fixed,

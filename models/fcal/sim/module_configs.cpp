@@ -17,6 +17,7 @@ hba::HbaParams hba_params(const SimConfig& config, const HbaConfig& c, double ha
     p.xfer_rdy_or_rsp = sc_time(handling_us, SC_US);
     p.frame_proc = sc_time(c.frame_proc_ns, sc_core::SC_NS);
     p.single_frame_transfer = sc_time(c.sft_us, SC_US);
+    p.sft_engine = c.sft_engine;
     p.dma.bandwidth_bytes_per_s = c.dma_mbs * 1e6;
     p.dma.sched_overhead = sc_time(c.dma_sched_us, SC_US);
     p.dma.policy = policy;
@@ -113,6 +114,7 @@ ModuleConfigs module_configs(const SimConfig& config)
     m.driver.arrival_processing_s = config.driver.arrival_us * 1e-6;
     m.driver.completion_processing_s = config.driver.completion_us * 1e-6;
     m.driver.max_outstanding = config.initiator.max_outstanding;
+    m.driver.disk_outstanding = config.driver.disk_outstanding;
     m.driver.retries = config.driver.retries;
 
     // What the workload addresses, sized (and checked) by the configuration (sim/sim_config.hpp).

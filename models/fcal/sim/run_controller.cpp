@@ -113,7 +113,7 @@ nlohmann::json RunController::results() const
     nlohmann::json j = system_.statistics().to_json();
     j["sim_time_s"] = sc_core::sc_time_stamp().to_seconds();
     report(system_.workload(), j);
-    report(system_.ports(), j);  // none with the ideal transport: zeros
+    report(system_.ports(), system_.port_activations(), j);  // none with the ideal transport: zeros
     j["retries"] = 0;
     if (system_.on_loop()) {
         report(system_.driver(), j);

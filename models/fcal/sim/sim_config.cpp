@@ -24,6 +24,7 @@ disk::DiskParams disk_params(const DiskConfig& d, std::uint64_t seed)
     disk::DiskParams p;
     p.model = d.model;
     p.queue_slots = d.queue_slots;
+    p.max_concurrent = d.max_concurrent;
     p.seed = seed;
     p.access_time_s = d.access_ms * 1e-3;
     p.access_dist = d.access_dist;
@@ -72,6 +73,9 @@ void check_disk_model(const DiskConfig& d, const DiskKeys& k)
 {
     if (d.scheduler == disk::Scheduler::Sptf && (d.model != disk::DiskModel::Zoned || d.positioning != disk::PositioningMode::Physical))
         throw ConfigError("disk.scheduler: sptf needs disk.model=zoned and disk.positioning=physical");
+    if (d.max_concurrent > 1 && d.model != disk::DiskModel::Fixed)
+        throw ConfigError(k("max_concurrent") + ": above 1 needs disk.model=fixed (a zoned disk has one actuator), got " +
+                          std::to_string(d.max_concurrent));
     if (d.model != disk::DiskModel::Zoned) return;
     if (d.sector_time_inner_ms < d.sector_time_outer_ms)
         throw ConfigError(k("sector_time_inner_ms") + ": must be >= " + k("sector_time_outer_ms") + " (inner tracks hold fewer sectors)");

@@ -16,6 +16,7 @@
 #include "fcal/disk/disk.hpp"
 #include "fcal/hba/command_first_queue.hpp"
 #include "fcal/hba/dma_engine.hpp"
+#include "fcal/hba/single_frame_transfers.hpp"
 #include "fcal/host/erase_job.hpp"
 #include "fcal/host/workload.hpp"
 #include "fcal/phy/al_pa.hpp"
@@ -66,6 +67,7 @@ struct HbaConfig {
     double dma_sched_us{};
     double frame_proc_ns{};
     double sft_us{};
+    hba::SftEngine sft_engine{};
 };
 
 struct InitiatorConfig : HbaConfig {
@@ -87,6 +89,7 @@ struct TargetConfig : HbaConfig {
 };
 
 struct DriverConfig {
+    unsigned disk_outstanding{};  // 0 = no limit
     double arrival_us{};
     double completion_us{};
     unsigned retries{};
@@ -97,6 +100,7 @@ struct DiskConfig {
     double access_ms{};
     double rate_mbs{};  // 10^6 bytes per second
     unsigned queue_slots{};
+    unsigned max_concurrent{};  // fixed model: commands in service at once
     disk::DiskModel model{};
     disk::AccessDist access_dist{};
     // Zoned model.

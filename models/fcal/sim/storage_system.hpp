@@ -59,6 +59,7 @@ public:
     bool on_loop() const { return loop_ != nullptr; }
     loop::Loop& loop() { return *loop_; }
     std::vector<const loop::LPort*> ports() const;  // empty without a loop
+    std::uint64_t port_activations() const { return loop_ ? loop_->activations() : 0; }
     hba::InitiatorHba& initiator() { return *initiator_; }
     const hba::InitiatorHba& initiator() const { return *initiator_; }
     hba::TargetHba& target(unsigned disk) { return *targets_.at(disk); }

@@ -343,3 +343,112 @@ TEST_CASE("Disk abort after a read is done drops its data; an unknown tag is no 
     REQUIRE(bench.disk.stats().commands_aborted == 0);
     REQUIRE(bench.disk.queued() == 0);
 }
+
+// disk.max_concurrent (docs/disk.md, "Concurrent commands"): up to N commands in their
+// access at once, the media transfers one at a time in the order the accesses ended. Expected times
+// by hand from a = 2 ms access and t = bytes / 50e6 B/s.
+
+namespace {
+
+const sc_time kAccess(2, SC_MS);
+const sc_time kMedia64k(1.31072, SC_MS);  // 65536 B / 50e6 B/s
+
+disk::DiskParams concurrent(unsigned n, unsigned slots = 8)
+{
+    disk::DiskParams p = baseline(slots);
+    p.max_concurrent = n;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("Concurrent disk: four accesses overlap, the four transfers follow one another", "[disk][concurrent]")
+{
+    Bench bench("bench", concurrent(4));
+    sc_start(SC_ZERO_TIME);
+    for (std::uint64_t tag = 1; tag <= 4; ++tag) REQUIRE(bench.accepted(true, 65536, tag));
+    sc_start(20, SC_MS);
+    // Every access ends at a; the medium then moves one read after the other: a + k t.
+    for (std::uint64_t tag = 1; tag <= 4; ++tag) REQUIRE(bench.ready.at(tag) == kAccess + static_cast<double>(tag) * kMedia64k);
+    REQUIRE(bench.disk.stats().commands_served == 4);
+    REQUIRE(bench.disk.stats().positionings == 4);
+    // Busy from 0 until the last transfer ends (one command at a time would take 4 (a + t)).
+    REQUIRE(bench.disk.stats().busy_time == kAccess + 4.0 * kMedia64k);
+    REQUIRE(bench.disk.queued() == 0);
+}
+
+TEST_CASE("Concurrent disk: a command beyond N waits for a place, which frees when a transfer ends", "[disk][concurrent]")
+{
+    Bench bench("bench", concurrent(2));
+    sc_start(SC_ZERO_TIME);
+    for (std::uint64_t tag = 1; tag <= 3; ++tag) REQUIRE(bench.accepted(true, 65536, tag));
+    sc_start(20, SC_MS);
+    REQUIRE(bench.ready.at(1) == kAccess + kMedia64k);
+    REQUIRE(bench.ready.at(2) == kAccess + 2.0 * kMedia64k);
+    // Read 3 takes read 1's place at a + t, accesses until 2a + t; the medium is free by then.
+    REQUIRE(bench.ready.at(3) == 2.0 * kAccess + 2.0 * kMedia64k);
+}
+
+TEST_CASE("Concurrent disk: the medium serves accesses in the order they ended, and a write once its data is in", "[disk][concurrent]")
+{
+    Bench bench("bench", concurrent(4));
+    sc_start(SC_ZERO_TIME);
+    REQUIRE(bench.accepted(false, 65536, 1));   // eligible once its data is in, at 1 ms
+    REQUIRE(bench.accepted(true, 65536, 2));    // accesses 0 -> a
+    REQUIRE(bench.data_in(1, sc_time(1, SC_MS)) == tlm::TLM_OK_RESPONSE);
+    sc_start(20, SC_MS);
+    REQUIRE(bench.ready.at(2) == kAccess + kMedia64k);
+    // The write accesses 1 ms -> 1 ms + a, while the read's transfer (a -> a + t) still runs.
+    REQUIRE(bench.ready.at(1) == kAccess + 2.0 * kMedia64k);
+}
+
+TEST_CASE("Concurrent disk: N commands kept busy give N / (a + t) when the medium is not the bottleneck", "[disk][concurrent]")
+{
+    // 4 KiB: t = 81.92 us, and a > (N - 1) t, so no access waits for the medium after the first round:
+    // every place cycles in a + t.
+    constexpr unsigned kN = 4;
+    constexpr std::uint32_t kBytes = 4096;
+    const double cycle_s = 2e-3 + kBytes / 50e6;
+    Bench bench("bench", concurrent(kN));
+    std::uint64_t next_tag = 1;
+    bench.on_ready = [&](std::uint64_t) { REQUIRE(bench.accepted(true, kBytes, next_tag++)); };
+    sc_start(SC_ZERO_TIME);
+    for (unsigned i = 0; i < kN; ++i) REQUIRE(bench.accepted(true, kBytes, next_tag++));
+    const double run_s = 0.5;
+    sc_start(run_s, sc_core::SC_SEC);
+    const double expected = kN * run_s / cycle_s;  // completions
+    REQUIRE(static_cast<double>(bench.ready.size()) >= expected - kN);
+    REQUIRE(static_cast<double>(bench.ready.size()) <= expected);
+    // One command at a time would give a quarter of that.
+    REQUIRE(static_cast<double>(bench.ready.size()) > 3.9 * run_s / cycle_s);
+}
+
+TEST_CASE("Concurrent disk: an abort frees its place at once; its access leads nowhere", "[disk][concurrent][recovery]")
+{
+    Bench bench("bench", concurrent(2));
+    sc_start(SC_ZERO_TIME);
+    for (std::uint64_t tag = 1; tag <= 3; ++tag) REQUIRE(bench.accepted(true, 65536, tag));
+    sc_start(1, SC_MS);
+    REQUIRE(bench.abort(1) == tlm::TLM_OK_RESPONSE);
+    // The tag may be reused at once: the old access ending at a must not touch the new command.
+    REQUIRE(bench.accepted(true, 65536, 1));
+    sc_start(20, SC_MS);
+    REQUIRE(bench.ready.at(2) == kAccess + kMedia64k);
+    // Read 3 took the freed place at 1 ms and is accessed at 1 ms + a, while read 2's transfer runs
+    // until a + t: its own follows.
+    REQUIRE(bench.ready.at(3) == kAccess + 2.0 * kMedia64k);
+    // The new read 1 waits for a place until read 2's transfer ends at a + t.
+    REQUIRE(bench.ready.at(1) == 2.0 * kAccess + 2.0 * kMedia64k);
+    REQUIRE(bench.disk.stats().commands_aborted == 1);
+    REQUIRE(bench.disk.stats().commands_served == 3);
+    REQUIRE(bench.disk.queued() == 0);
+}
+
+TEST_CASE("Concurrent disk: more than one command at once needs the fixed model", "[disk][concurrent]")
+{
+    disk::DiskParams p = concurrent(2);
+    p.model = disk::DiskModel::Zoned;
+    REQUIRE_THROWS_WITH(disk::validate(p), Catch::Contains("max_concurrent"));
+    p = concurrent(0);
+    REQUIRE_THROWS_WITH(disk::validate(p), Catch::Contains("max_concurrent"));
+}

@@ -36,11 +36,13 @@ struct Bench {
         });
     }
 
-    void submit(unsigned n)
+    void submit(unsigned n, unsigned disk = 0)
     {
         for (unsigned i = 0; i < n; ++i) {
             ios.emplace_back();
             ios.back().id = ios.size() - 1;
+            ios.back().disk = disk;
+            ios.back().target = static_cast<phy::AlPa>(0x10 + disk);
             driver.submit(&ios.back());
         }
     }
@@ -48,7 +50,7 @@ struct Bench {
     // Every submitted request is somewhere: on the CPU, waiting, in the HBA or completed.
     void require_conserved() const
     {
-        REQUIRE(driver.submitted() == driver.in_arrival_processing() + driver.waiting() + driver.in_hba() +
+        REQUIRE(driver.submitted() == driver.in_arrival_processing() + driver.waiting_for_disk() + driver.waiting() + driver.in_hba() +
                                           driver.in_completion_processing() + driver.completed() + driver.failed());
     }
 };
@@ -208,5 +210,79 @@ TEST_CASE("Driver retries an aborted request driver.retries times, then reports 
     REQUIRE(b.driver.retries() == 2);
     REQUIRE(b.driver.failed() == 1);
     REQUIRE(b.driver.completed() == 1);
+    b.require_conserved();
+}
+
+// driver.disk_outstanding (docs/hba.md, "Outstanding commands per disk").
+TEST_CASE("Driver lets at most disk_outstanding requests per disk go on; the others wait for their disk", "[driver]")
+{
+    host::DeviceDriverParams p = params(0, 0, 255);
+    p.disk_outstanding = 2;
+    Bench b(p, sc_time(1, SC_MS));
+    sc_start(SC_ZERO_TIME);
+    b.submit(5, 0);  // ids 0-4 to disk 0
+    b.submit(1, 1);  // id 5 to disk 1: not held up behind disk 0's
+    sc_start(500, SC_US);
+    REQUIRE(b.driver.in_hba() == 3);
+    REQUIRE(b.driver.waiting_for_disk() == 3);
+    REQUIRE(b.driver.waiting() == 0);
+    b.require_conserved();
+    sc_start(10, SC_MS);
+    REQUIRE(b.driver.completed() == 6);
+    REQUIRE(b.driver.waiting_for_disk() == 0);
+    REQUIRE(b.hba.max_in_flight_per_disk == std::vector<std::size_t>{2, 1});
+    REQUIRE(b.driver.max_disk_outstanding() == 2);
+    b.require_conserved();
+    // Disk 0's in pairs, 1 ms apart, in submission order; disk 1's at once.
+    const std::vector<sc_time> to_hba{SC_ZERO_TIME,      SC_ZERO_TIME,      sc_time(1, SC_MS),
+                                      sc_time(1, SC_MS), sc_time(2, SC_MS), SC_ZERO_TIME};
+    for (std::size_t i = 0; i < 6; ++i) REQUIRE(b.ios[i].to_hba == to_hba[i]);
+    REQUIRE(b.completed_ids == std::vector<std::uint64_t>{0, 1, 5, 2, 3, 4});
+}
+
+TEST_CASE("Driver's per-disk limit and its HBA window work together", "[driver]")
+{
+    // Window of 1 in the HBA, 1 per disk: disk 0's second request waits for its disk, disk 1's for
+    // the HBA slot, which it gets first when disk 0's first completes.
+    host::DeviceDriverParams p = params(0, 0, 1);
+    p.disk_outstanding = 1;
+    Bench b(p, sc_time(1, SC_MS));
+    sc_start(SC_ZERO_TIME);
+    b.submit(2, 0);  // ids 0, 1
+    b.submit(1, 1);  // id 2
+    sc_start(500, SC_US);
+    REQUIRE(b.driver.in_hba() == 1);
+    REQUIRE(b.driver.waiting() == 1);
+    REQUIRE(b.driver.waiting_for_disk() == 1);
+    b.require_conserved();
+    sc_start(10, SC_MS);
+    REQUIRE(b.ios[0].to_hba == SC_ZERO_TIME);
+    REQUIRE(b.ios[2].to_hba == sc_time(1, SC_MS));
+    REQUIRE(b.ios[1].to_hba == sc_time(2, SC_MS));
+    REQUIRE(b.driver.completed() == 3);
+    b.require_conserved();
+}
+
+TEST_CASE("Driver's per-disk limit: an aborted request frees its disk's place and its retry waits again", "[driver][recovery]")
+{
+    host::DeviceDriverParams p = params(0, 0, 255);
+    p.disk_outstanding = 1;
+    p.retries = 1;
+    Bench b(p, sc_time(1, SC_MS));
+    bool aborted_once = false;
+    b.hba.abort_if = [&](const hba::IoRequest& io) {
+        if (io.id != 0 || aborted_once) return false;
+        aborted_once = true;
+        return true;
+    };
+    sc_start(SC_ZERO_TIME);
+    b.submit(2, 0);
+    sc_start(10, SC_MS);
+    // 0 aborted at 1 ms: 1 takes the disk's place; 0's retry waits for it and goes at 2 ms.
+    REQUIRE(b.ios[1].to_hba == sc_time(1, SC_MS));
+    REQUIRE(b.ios[0].to_hba == sc_time(2, SC_MS));
+    REQUIRE(b.driver.completed() == 2);
+    REQUIRE(b.driver.retries() == 1);
+    REQUIRE(b.hba.max_in_flight_per_disk == std::vector<std::size_t>{1});
     b.require_conserved();
 }

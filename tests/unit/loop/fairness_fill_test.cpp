@@ -21,11 +21,11 @@ TEST_CASE("an idle loop after a login-credit circuit goes quiet: no ARB(F0) left
     sc_core::sc_start(20, sc_core::SC_US);  // about 40 round trips: the circuit is long over
     REQUIRE(b.received.size() == 1);
     REQUIRE(l->find(0x01)->state() == loop::LpsmState::Monitoring);
-    const std::uint64_t before = loop::LPort::activations();
+    const std::uint64_t before = l->activations();
     sc_core::sc_start(200, sc_core::SC_US);
     // Nothing is left to happen on an idle loop. (What each port transmits is checked in the next
     // test, with every port watched: an unwatched quiet port updates it only when it next runs.)
-    CHECK(loop::LPort::activations() == before);
+    CHECK(l->activations() == before);
 }
 
 TEST_CASE("a new owner's access window is not ended by an old owner's ARB(F0)", "[loop][fairness]")

@@ -154,9 +154,9 @@ TEST_CASE("a CLS that finds its circuit gone comes round to its sender, which re
     CHECK(t.b->entered(LpsmState::Monitoring) >= 3 * kAlTimeNs);
     CHECK(all_monitoring(t));
     // Nothing circulates: the loop is quiet, no port runs any more.
-    const auto activations = loop::LPort::activations();
+    const auto activations = t.l->activations();
     sc_core::sc_start(20, sc_core::SC_US);
-    CHECK(loop::LPort::activations() == activations);
+    CHECK(t.l->activations() == activations);
 }
 
 TEST_CASE("a lost CLS: both ends give the circuit up within AL_TIME and the loop works again", "[loop][faults]")

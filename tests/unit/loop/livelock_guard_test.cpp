@@ -21,8 +21,8 @@ TEST_CASE("a port re-armed without end in one instant stops the run with an inte
     // arriving at 200 ns, then its own ARB, which it must process, arriving earlier, at 100 ns. At
     // 100 ns the change to process is stuck behind one that arrives later: the port re-arms its
     // receive event for the same instant again and again.
-    loop::LPort::set_same_instant_limit(1000);
     auto l = test::make_loop("loop", {test::active_node(0x01, 1), test::active_node(0xE8, 1)});
+    l->set_same_instant_limit(1000);
     loop::LPort& p = *l->find(0x01);
     // The other port is watched, so it takes the full path and the R_RDY stops there.
     std::ostringstream trace;
@@ -45,13 +45,13 @@ TEST_CASE("the livelock guard leaves a busy loop alone", "[loop][livelock]")
 {
     // Contended traffic at an exact word time (2 Gbaud: 20 ns words, so many changes coincide) with
     // a limit far below the default: legitimate activity in one instant stays well under it.
-    loop::LPort::set_same_instant_limit(50);
     loop::LoopConfig cfg;
     cfg.rate = phy::LineRate::G2;
     cfg.baud = 2.0e9;
     cfg.hop_m = {2.0};
     cfg.nodes = {test::active_node(0x01, 2), test::active_node(0xE8, 1), test::active_node(0xE4, 1), test::active_node(0xE2, 1)};
     auto l = std::make_unique<loop::Loop>("loop", cfg);
+    l->set_same_instant_limit(50);
     test::Endpoint c(*l->find(0x01)), d1(*l->find(0xE8)), d2(*l->find(0xE4)), d3(*l->find(0xE2));
     for (auto* d : {&d1, &d2, &d3}) d->request_circuits(0x01, 20);
     c.send(0xE8, 10, 2048);

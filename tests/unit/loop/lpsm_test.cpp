@@ -198,14 +198,14 @@ TEST_CASE("a loop with nothing to do generates no events", "[loop][edges]")
     auto l = test::make_loop("loop", {test::active_node(0x01), test::active_node(0x72), test::active_node(0xE8)});
     test::Endpoint a(*l->find(0x01)), b(*l->find(0xE8));
     sc_core::sc_start(1, sc_core::SC_MS);
-    CHECK(loop::LPort::activations() == 0);
+    CHECK(l->activations() == 0);
     a.send(0xE8, 1);
     sc_core::sc_start(1, sc_core::SC_MS);
-    const auto after_one = loop::LPort::activations();
+    const auto after_one = l->activations();
     CHECK(after_one > 0);
     // Repeated fill words are not events: a further idle millisecond costs nothing.
     sc_core::sc_start(1, sc_core::SC_MS);
-    CHECK(loop::LPort::activations() == after_one);
+    CHECK(l->activations() == after_one);
 }
 
 TEST_CASE("bad loop configurations name the offending node", "[loop][config]")

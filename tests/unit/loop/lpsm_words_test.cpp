@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fcal/loop/lpsm.hpp"
+#include "lpsm_driver.hpp"
 
 using namespace fcal;
 using loop::LpsmState;
@@ -19,70 +20,8 @@ using E = loop::LpsmObserver::Event;
 
 namespace {
 
-struct Directory : loop::LoopDirectory {
-    std::map<phy::AlPa, unsigned> login_credit;
-    unsigned login_bb_credit(phy::AlPa p) const override { return login_credit.count(p) ? login_credit.at(p) : 0; }
-    bool on_loop(phy::AlPa) const override { return true; }
-};
-
-struct Recorder : loop::LpsmObserver {
-    std::vector<E> events;
-    std::vector<LpsmState> states;
-    std::vector<std::shared_ptr<const loop::LoopFrame>> received;
-    void lpsm_event(E e) override { events.push_back(e); }
-    void state_changed(LpsmState, LpsmState to) override { states.push_back(to); }
-    void frame_received(const std::shared_ptr<const loop::LoopFrame>& f) override { received.push_back(f); }
-    void protocol_error(const std::string& what) override { throw std::runtime_error(what); }
-    unsigned count(E e) const { return static_cast<unsigned>(std::count(events.begin(), events.end(), e)); }
-};
-
-std::shared_ptr<const loop::LoopFrame> frame(phy::AlPa src, phy::AlPa dest)
-{
-    auto f = std::make_shared<loop::LoopFrame>();
-    f->source = src;
-    f->destination = dest;
-    f->payload_bytes = 64;
-    return f;
-}
-
-// One port under test, with its queue and observer.
-struct Port {
-    explicit Port(loop::PortConfig c) : cfg(c), lpsm(cfg, dir, rec) { lpsm.set_queue(&queue); }
-    void queue_for(phy::AlPa dest, unsigned n = 1)
-    {
-        for (unsigned i = 0; i < n; ++i) queue.push(loop::OutgoingFrame{frame(cfg.al_pa, dest)});
-        lpsm.update_arbitration();
-    }
-    // Carries out what next() decides, as the port would once spacing allows; returns the word sent.
-    Word act(K expected)
-    {
-        const auto d = lpsm.next();
-        REQUIRE(d.kind == expected);
-        const Word w = d.kind == K::Leave ? Word::idle() : lpsm.prepare(d);
-        lpsm.commit(d);
-        return w;
-    }
-    // Queues a frame for `dest`, wins the loop (its own ARB back), opens `dest`, sends the frame on
-    // the R_RDY, closes and leaves: MONITORING again, without ACCESS. `requeue`: another frame for
-    // `dest` is queued before it leaves.
-    void one_circuit(phy::AlPa dest, bool requeue)
-    {
-        queue_for(dest);
-        lpsm.receive(Word::arb(cfg.al_pa));
-        act(K::Opn);
-        lpsm.receive(Word::r_rdy());
-        act(K::Frame);
-        act(K::Cls);
-        lpsm.receive(Word::cls());
-        if (requeue) queue_for(dest);
-        act(K::Leave);
-    }
-    loop::PortConfig cfg;
-    Directory dir;
-    Recorder rec;
-    loop::FifoTransmitQueue queue;
-    loop::Lpsm lpsm;
-};
+using Port = test::DrivenLpsm;
+const auto frame = test::lpsm_frame;
 
 loop::PortConfig config(phy::AlPa al_pa, unsigned buffers = 1, unsigned login_credit = 0)
 {

@@ -1,0 +1,36 @@
+#pragma once
+// An HBA's single-frame transfers (docs/hba.md, "Single-frame transfers"): the FCP_RSP
+// delivered to host memory at the initiator, the FCP_CMND delivered to the disk controller at the
+// target, each taking single_frame_transfer. `dma` (the default) queues them on the HBA's DMA engine
+// among its data jobs; `own` gives them an engine of their own, a server that takes them first come,
+// first served beside the DMA engine (the SFT queue beside the DMA queue of the thesis's HBA).
+#include <optional>
+#include <systemc>
+
+#include "fcal/hba/dma_engine.hpp"
+#include "fcal/hba/service_queue.hpp"
+#include "fcal/hba/work.hpp"
+
+namespace fcal::hba {
+
+enum class SftEngine { Dma, Own };
+inline const char* to_string(SftEngine e) { return e == SftEngine::Own ? "own" : "dma"; }
+
+class SingleFrameTransfers {
+public:
+    // Built inside the HBA's constructor: with `own`, the engine is a module of the HBA named "sft".
+    SingleFrameTransfers(SftEngine engine, const sc_core::sc_time& duration, DmaEngine& dma, WorkOwner& owner);
+
+    // One single-frame transfer; `then` goes to the owner when it is done. On the DMA engine it is a
+    // transfer of its own (Work::serial lets the engine drop it with its exchange).
+    void run(Work then);
+    // Time the own engine was busy, seconds (0 with `dma`: the DMA engine's busy time holds it).
+    double busy_s() const { return own_ ? own_->busy_s() : 0.0; }
+
+private:
+    sc_core::sc_time duration_;
+    DmaEngine& dma_;
+    std::optional<ServiceQueue> own_;
+};
+
+}  // namespace fcal::hba

@@ -1,0 +1,24 @@
+#pragma once
+// How the ports of one loop ran as kernel processes: how many times in all (the benchmarks' activations
+// per frame), and the livelock guard's limit on runs of one port in one simulated instant
+// (docs/loop.md, "The livelock guard"). One per loop, shared by its ports.
+#include <cstdint>
+
+namespace fcal::loop {
+
+class LoopActivity {
+public:
+    // Far above any legitimate count; tests lower it.
+    static constexpr std::uint64_t kDefaultSameInstantLimit = 1000000;
+
+    void ran() { ++activations_; }
+    std::uint64_t activations() const { return activations_; }
+    std::uint64_t same_instant_limit() const { return same_instant_limit_; }
+    void set_same_instant_limit(std::uint64_t limit) { same_instant_limit_ = limit; }
+
+private:
+    std::uint64_t activations_ = 0;
+    std::uint64_t same_instant_limit_ = kDefaultSameInstantLimit;
+};
+
+}  // namespace fcal::loop
