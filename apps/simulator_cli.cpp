@@ -27,9 +27,11 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,6 +44,7 @@
 #include "fcal/sim/run_outputs.hpp"
 #include "fcal/sim/summary.hpp"
 #include "fcal/sim/user_text.hpp"
+#include "run_progress.hpp"
 
 namespace fcal::apps {
 
@@ -58,6 +61,12 @@ constexpr const char* kExitCodes =
     "(the file or standard output is named; no file at the output paths is changed); 130 / 143 interrupted by SIGINT / "
     "SIGTERM (stats JSON and CDF hold the partial run, run_end interrupted; trace and VCD are not written). "
     "Outputs go to a temporary file beside their path, renamed onto it only when complete.";
+
+// No SystemC banner. SystemC 2.3.4 prints it from its own main(), before it calls sc_main, unless
+// SC_COPYRIGHT_MESSAGE is DISABLE (its only switch at run time; the other is an option of the
+// library's build), so it is set by a static initializer, which runs before any main. A value the
+// user set is left alone: SC_COPYRIGHT_MESSAGE=ENABLE brings the banner back.
+const bool g_no_banner = ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 
 // The signal that asked the run to stop (0: none). The handler only records it; the run looks at
 // it between slices of simulated time (sim::RunController::run).
@@ -95,10 +104,12 @@ int write_failed(const std::vector<std::string>& errors)
 }
 
 struct Options {
-    std::string config_file;
+    std::vector<std::string> config_files;
     sim::OutputPaths outputs;
     std::vector<std::string> sets;
-    bool list = false, list_json = false, quiet = false, check = false, stop_with_parent = false;
+    double progress_interval_s = 1.0;
+    bool list = false, list_json = false, quiet = false, check = false, stop_with_parent = false, progress = false,
+         no_progress = false;
 };
 
 int run_simulator(int argc, char* argv[], CliExtension* extension)
@@ -109,8 +120,11 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
     app.footer(std::string(kExitCodes));
     Options o;
     std::vector<CLI::Option*> paths;
-    paths.push_back(app.add_option("--config", o.config_file, "JSON configuration (nested objects or dotted keys)"));
-    app.add_option("--set", o.sets, "KEY=VALUE, applied after the file (repeatable)");
+    auto* configs = app.add_option("--config", o.config_files,
+                                   "JSON configuration (nested objects or dotted keys) or a stats JSON (its config block); "
+                                   "repeatable: later files override earlier ones key by key")
+                        ->allow_extra_args(false);
+    app.add_option("--set", o.sets, "KEY=VALUE, applied after the files (repeatable)");
     paths.push_back(app.add_option("--stats-json", o.outputs.stats_json, "write the results as JSON to PATH ('-' for stdout)"));
     auto* list = app.add_flag("--list-params", o.list, "print every parameter: key, default, unit, range, description");
     app.add_flag("--json", o.list_json,
@@ -124,6 +138,11 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
         app.add_option("--cdf", o.outputs.cdf, "write the measured response-time distribution to PATH (CSV: quantile,response_us)"));
     app.add_flag("--quiet", o.quiet, "no summary on stdout");
     app.add_flag("--check", o.check, "check the configuration and the output paths, then exit (0 or 2); nothing runs or is written");
+    auto* progress = app.add_flag("--progress", o.progress,
+                                  "show the run's progress on stderr even when it is not a terminal (on a terminal it is shown anyway)");
+    app.add_flag("--no-progress", o.no_progress, "no progress on stderr, even on a terminal")->excludes(progress);
+    app.add_option("--progress-interval", o.progress_interval_s, "seconds of wall time between progress updates (default 1)")
+        ->check(CLI::Range(1e-3, 3600.0));
     app.add_flag("--stop-with-parent", o.stop_with_parent,
                  "stop the run as on SIGTERM when the process that started fcal-sim ends (for tools that run many)");
     if (extension) extension->add_options(app);
@@ -137,6 +156,11 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
     for (const CLI::Option* option : paths)
         if (option->count() > 0 && option->as<std::string>().empty()) {
             std::fprintf(stderr, "fcal-sim: %s: an empty path\n", option->get_name().c_str());
+            return kBadInput;
+        }
+    for (const std::string& file : o.config_files)
+        if (file.empty()) {
+            std::fprintf(stderr, "fcal-sim: %s: an empty path\n", configs->get_name().c_str());
             return kBadInput;
         }
 
@@ -153,7 +177,8 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
     sim::SimConfig config;
     sim::RunOutputs outputs(o.outputs);
     try {
-        if (!o.config_file.empty()) table.load_json_file(o.config_file);
+        // In order, each over the ones before it, then the --set assignments (docs/cli.md, "fcal-sim").
+        for (const std::string& file : o.config_files) table.load_json_file(file);
         for (const auto& s : o.sets) table.set_assignment(s);
         config = sim::build_config(table);
         outputs.check(config);
@@ -181,24 +206,37 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
         return kBadInput;
     }
     if (extension) extension->attach(*system);
+    // Progress on stderr: on a terminal unless --no-progress, elsewhere only with --progress.
+    const bool terminal = ::isatty(STDERR_FILENO) == 1;
+    std::optional<RunProgress> progress_line;
+    if (o.progress || (terminal && !o.no_progress)) progress_line.emplace(*system, stderr, terminal, std::chrono::duration<double>(o.progress_interval_s));
     if (host::EraseJob* job = system->erase_job()) {
         // Long erasure jobs report every tenth of their commands (stderr: not part of any result).
-        job->on_progress([](std::uint64_t done, std::uint64_t total) {
-            std::fprintf(stderr, "fcal-sim: erase %3llu %% (%llu of %llu commands) at %.3f s simulated\n",
-                         static_cast<unsigned long long>(done * 100 / total), static_cast<unsigned long long>(done),
-                         static_cast<unsigned long long>(total), sc_core::sc_time_stamp().to_seconds());
+        job->on_progress([&progress_line](std::uint64_t done, std::uint64_t total) {
+            char line[160];
+            std::snprintf(line, sizeof line, "fcal-sim: erase %3llu %% (%llu of %llu commands) at %.3f s simulated",
+                          static_cast<unsigned long long>(done * 100 / total), static_cast<unsigned long long>(done),
+                          static_cast<unsigned long long>(total), sc_core::sc_time_stamp().to_seconds());
+            if (progress_line)
+                progress_line->note(line);
+            else
+                std::fprintf(stderr, "%s\n", line);
         });
     }
 
     sim::RunController controller(*system);
-    // With --stop-with-parent a parent that has gone (this process handed to another) counts as SIGTERM.
+    // Asked between slices of simulated time, the only place the progress may be shown: there it
+    // reads counters and changes nothing. With --stop-with-parent a parent that has gone (this
+    // process handed to another) counts as SIGTERM.
     const auto stop_requested = [&] {
+        if (progress_line) progress_line->update();
         if (o.stop_with_parent && g_stop_signal == 0 && ::getppid() != parent) g_stop_signal = SIGTERM;
         return g_stop_signal != 0;
     };
     const auto t0 = std::chrono::steady_clock::now();
     const sim::RunResult run = controller.run(stop_requested);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (progress_line) progress_line->finish();
     const bool interrupted = run.end == sim::RunEnd::Interrupted;
 
     nlohmann::json results = controller.results();

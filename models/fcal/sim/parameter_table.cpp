@@ -1,6 +1,7 @@
 #include "fcal/sim/parameter_table.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -61,15 +62,16 @@ std::string expectation(const Parameter& p)
     case ParamType::Integer: return "an integer";
     case ParamType::Real: return "a number";
     case ParamType::Choice: return "one of " + range_text(p);
-    case ParamType::Bytes: return "a byte size (e.g. 2048 or 64K)";
+    case ParamType::Bytes: return "a byte size (e.g. 2048, 64K or 64KiB; K, M, G are powers of 1024)";
     case ParamType::AlPa: return "an AL_PA (e.g. 0x01)";
     }
     throw std::logic_error("unknown parameter type");
 }
 
-[[noreturn]] void wrong_type(const Parameter& p, const std::string& got)
+// `hint`: what the user probably meant (a near miss), or "".
+[[noreturn]] void wrong_type(const Parameter& p, const std::string& got, const std::string& hint = "")
 {
-    throw ConfigError(p.key + ": expected " + expectation(p) + ", got " + got);
+    throw ConfigError(p.key + ": expected " + expectation(p) + ", got " + got + (hint.empty() ? "" : " (did you mean " + hint + "?)"));
 }
 
 [[noreturn]] void out_of_range(const Parameter& p, const std::string& value)
@@ -79,6 +81,22 @@ std::string expectation(const Parameter& p)
     if (range.find("..") != std::string::npos)
         throw ConfigError(p.key + ": " + value + " is out of range " + range);
     throw ConfigError(p.key + ": " + value + " is out of range (must be " + range + ")");
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
 }
 
 // Whole-string integer; nullopt when the text is not one, overflow reported as out of range.
@@ -93,25 +111,63 @@ std::optional<std::int64_t> parse_integer(const Parameter& p, const std::string&
     return value;
 }
 
+std::string lower(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+// Whole bytes: digits, then optionally K, M or G (either case) for 1024, 1024^2, 1024^3, which may be
+// written KiB, MiB, GiB (the "iB" as IEC writes it). A "KB" or "kib" is refused rather than read as
+// either 1000 or 1024 (docs/cli.md, "Values"); a fraction ("1.5K") because a size is whole bytes.
 std::int64_t parse_bytes_text(const Parameter& p, const std::string& text)
 {
+    const std::size_t digits_end = std::min(text.find_first_not_of("0123456789"), text.size());
+    const std::string digits = text.substr(0, digits_end), suffix = text.substr(digits_end);
     std::int64_t multiplier = 1;
-    std::string digits = text;
-    if (!digits.empty()) {
-        switch (digits.back()) {
+    if (!suffix.empty()) {
+        switch (suffix[0]) {
         case 'K': case 'k': multiplier = kKi; break;
         case 'M': case 'm': multiplier = kMi; break;
         case 'G': case 'g': multiplier = kGi; break;
         default: break;
         }
-        if (multiplier != 1) digits.pop_back();
+        if (multiplier == 1 || (suffix.size() > 1 && suffix.substr(1) != "iB")) {
+            // A unit spelt another way ("32kb", "32KIB"): name the spelling that is taken.
+            const std::string unit = lower(suffix);
+            const bool near = !digits.empty() && multiplier != 1 && (unit.substr(1) == "b" || unit.substr(1) == "ib");
+            wrong_type(p, quoted_text(text), near ? digits + static_cast<char>(std::toupper(unit[0])) + "iB" : "");
+        }
     }
-    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        wrong_type(p, quoted_text(text));
+    if (digits.empty()) wrong_type(p, quoted_text(text));
     const auto value = parse_integer(p, digits);
     if (!value) wrong_type(p, quoted_text(text));
     if (*value > kInt64Max / multiplier) out_of_range(p, shortened(text));
     return *value * multiplier;
+}
+
+// A choice as its table spells it: the text given, or the one choice that matches it ignoring case
+// ("4gfc" is 4GFC; docs/cli.md, "Values"). Several matches, or none, are refused; a near miss is named.
+std::string canonical_choice(const Parameter& p, const std::string& text)
+{
+    std::vector<const Choice*> matches;
+    for (const Choice& c : p.choices) {
+        if (c.text == text) return text;
+        if (lower(c.text) == lower(text)) matches.push_back(&c);
+    }
+    if (matches.size() == 1) return matches.front()->text;
+    if (!matches.empty()) wrong_type(p, quoted_text(text) + " (which matches several choices, differing only in case)");
+    // A unique nearest choice within two edits ("round-robin"), else no guess ("3GFC" is as near 2GFC as 4GFC).
+    const Choice* best = nullptr;
+    std::size_t best_distance = 3;
+    bool tie = false;
+    if (text.size() <= kShownBytes)
+        for (const Choice& c : p.choices) {
+            const std::size_t d = edit_distance(lower(text), lower(c.text));
+            if (d < best_distance) best = &c, best_distance = d, tie = false;
+            else if (d == best_distance) tie = true;
+        }
+    wrong_type(p, quoted_text(text), best && !tie ? best->text : "");
 }
 
 std::int64_t parse_al_pa_text(const Parameter& p, const std::string& text)
@@ -145,10 +201,7 @@ ParamValue parse_text(const Parameter& p, const std::string& text)
             wrong_type(p, quoted_text(text));
         return value;
     }
-    case ParamType::Choice:
-        if (std::none_of(p.choices.begin(), p.choices.end(), [&](const Choice& c) { return c.text == text; }))
-            wrong_type(p, quoted_text(text));
-        return text;
+    case ParamType::Choice: return canonical_choice(p, text);
     case ParamType::Bytes: return parse_bytes_text(p, text);
     case ParamType::AlPa: return parse_al_pa_text(p, text);
     }
@@ -216,22 +269,6 @@ void check_limits(const Parameter& p, const ParamValue& value)
         return;
     }
     }
-}
-
-std::size_t edit_distance(const std::string& a, const std::string& b)
-{
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
 }
 
 }  // namespace
@@ -453,6 +490,13 @@ void ParameterTable::load_json_file(const std::string& path)
         throw ConfigError(name + ": " + e.what());
     }
     if (in.bad()) throw ConfigError(name + ": cannot read (" + std::strerror(errno) + ")");
+    // fcal-sim's stats JSON ({"config": ..., "results": ...}): its config block, every resolved value
+    // of the run, so that the file reproduces the run (docs/cli.md, "fcal-sim"). No configuration has
+    // these two members: neither names a parameter.
+    if (object.is_object() && object.contains("config") && object.contains("results") && object["config"].is_object()) {
+        load_json(object["config"], name + ": config");
+        return;
+    }
     load_json(object, name);
 }
 

@@ -27,7 +27,9 @@ public:
     void add(Parameter parameter);
 
     // Reads a JSON object whose members are nested objects and/or dotted keys, e.g.
-    // {"loop":{"speed":"4GFC"},"disk.count":8}. All or nothing: on error nothing is changed.
+    // {"loop":{"speed":"4GFC"},"disk.count":8}. All or nothing: on error nothing is changed. A stats
+    // JSON of fcal-sim ({"config": {...}, "results": {...}}) gives its config block. Keys it gives
+    // replace what earlier files and set() gave, so that several files apply in order.
     void load_json_file(const std::string& path);
     // The same for an already parsed object; `origin` (a file name) prefixes error messages.
     void load_json(const nlohmann::json& object, const std::string& origin = "");

@@ -5,32 +5,87 @@
 
 namespace fcal::sim {
 
+namespace {
+
+unsigned long long count(const nlohmann::json& value) { return value.get<unsigned long long>(); }
+
+// The first line: what ran. Only what the run used: a queue depth for the closed workload, a rate for
+// the open one, sizes and mix for neither with an erase job, the schedule only with an HBA.
+void print_scenario(const SimConfig& c, const nlohmann::json& echo)
+{
+    const bool loop = c.transport == Transport::Loop;
+    std::string text = std::to_string(c.disk_count) + " disks " +
+                       (loop ? "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.ring.nodes) + " nodes)"
+                             : std::string("behind the ideal transport"));
+    char buffer[160];
+    switch (c.workload.type) {
+    case WorkloadType::Erase: text += ", erase job"; break;
+    case WorkloadType::Open:
+        std::snprintf(buffer, sizeof buffer, ", open workload at %.1f IOPS", c.workload.rate_iops);
+        text += buffer;
+        break;
+    case WorkloadType::Closed:
+        text += ", closed workload, queue depth " + std::to_string(c.workload.queue_depth);
+        break;
+    }
+    if (c.workload.type != WorkloadType::Erase) {
+        const auto size = static_cast<unsigned long long>(c.workload.io_size);
+        if (c.workload.io_size_max > 0)
+            std::snprintf(buffer, sizeof buffer, ", %llu- to %llu-byte I/Os, %.0f%% reads", size,
+                          static_cast<unsigned long long>(c.workload.io_size_max), c.workload.read_fraction * 100);
+        else
+            std::snprintf(buffer, sizeof buffer, ", %llu-byte I/Os, %.0f%% reads", size, c.workload.read_fraction * 100);
+        text += buffer;
+    }
+    if (loop) text += ", schedule " + echo["schedule"].get<std::string>();
+    std::printf("fcal-sim: %s\n", text.c_str());
+}
+
+// Which implementation of the controller's transmit queue decided (docs/rtl.md, "Lock-step checker").
+void print_transmit_queue(const SimConfig& c, const nlohmann::json& r)
+{
+    if (c.cmdf_impl == CmdfImpl::Model) {
+        std::printf("  transmit queue     SystemC model\n");
+        return;
+    }
+    const auto& rtl = r["rtl"];
+    std::printf("  transmit queue     RTL (Verilated), %llu cycles", count(rtl["cycles"]));
+    if (c.rtl.lockstep)
+        std::printf(", in lock-step with the SystemC model: %llu decisions compared", count(rtl["decisions_compared"]));
+    std::printf("\n");
+}
+
+}  // namespace
+
 void print_summary(const SimConfig& c, const nlohmann::json& echo, const nlohmann::json& r)
 {
-    const std::string schedule = echo["schedule"].get<std::string>();
-    const std::string where = c.transport == Transport::Ideal
-                                  ? std::string("behind the ideal transport")
-                                  : "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.ring.nodes) + " nodes)";
-    if (c.workload.type == WorkloadType::Erase)
-        std::printf("fcal-sim: %u disks %s, erase workload, schedule %s\n", c.disk_count, where.c_str(), schedule.c_str());
-    else
-        std::printf("fcal-sim: %u disks %s, %s workload, queue depth %u, %llu-byte I/Os, %.0f%% reads, schedule %s\n",
-                    c.disk_count, where.c_str(), echo["workload"]["type"].get<std::string>().c_str(), c.workload.queue_depth,
-                    static_cast<unsigned long long>(c.workload.io_size), c.workload.read_fraction * 100, schedule.c_str());
-    std::printf("  measured I/Os      %llu over %.6f s (warm-up and cool-down %llu each)\n",
-                static_cast<unsigned long long>(r["measured_ios"].get<std::uint64_t>()), r["measured_time_s"].get<double>(),
-                static_cast<unsigned long long>(r["warmup_ios"].get<std::uint64_t>()));
-    std::printf("  throughput         %.1f IOPS, %.2f MB/s\n", r["iops"].get<double>(), r["mb_per_s"].get<double>());
-    std::printf("  response time      mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us\n", r["mean_response_us"].get<double>(),
-                r["p50_response_us"].get<double>(), r["p99_response_us"].get<double>(), r["max_response_us"].get<double>());
-    std::printf("  command wait (HBA) mean %.1f us, p99 %.1f us\n", r["command_wait_mean_us"].get<double>(), r["command_wait_p99_us"].get<double>());
+    const bool loop = c.transport == Transport::Loop;
+    print_scenario(c, echo);
+    if (c.workload.type == WorkloadType::Erase) {
+        // An erase job is measured by its duration: its commands are few and huge, and the bytes it
+        // moves are not FCP_DATA, so IOPS and MB/s would say nothing (docs/erasure.md, "Erasure").
+        const double seconds = r["erase_time_s"].get<double>();
+        const auto& e = r["erase"];
+        std::printf("  erase              %s, %s, %u disks, %u blocks per command: %.3f s\n", host::to_string(c.erase.command),
+                    host::to_string(c.erase.strategy), c.erase.disks, e["blocks_per_command"].get<unsigned>(), seconds);
+        std::printf("  media written      %.3f GB (%.2f MB/s) by %llu commands, %.3f MB on the loop\n",
+                    count(e["media_bytes"]) / 1e9, seconds > 0 ? count(e["media_bytes"]) / seconds / 1e6 : 0.0,
+                    count(e["commands"]), count(e["wire_bytes"]) / 1e6);
+        std::printf("  command response   mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us\n", r["mean_response_us"].get<double>(),
+                    r["p50_response_us"].get<double>(), r["p99_response_us"].get<double>(), r["max_response_us"].get<double>());
+    } else {
+        std::printf("  measured I/Os      %llu over %.6f s (warm-up and cool-down %llu each)\n", count(r["measured_ios"]),
+                    r["measured_time_s"].get<double>(), count(r["warmup_ios"]));
+        std::printf("  throughput         %.1f IOPS, %.2f MB/s\n", r["iops"].get<double>(), r["mb_per_s"].get<double>());
+        std::printf("  response time      mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us\n", r["mean_response_us"].get<double>(),
+                    r["p50_response_us"].get<double>(), r["p99_response_us"].get<double>(), r["max_response_us"].get<double>());
+    }
+    if (loop)
+        std::printf("  command wait (HBA) mean %.1f us, p99 %.1f us\n", r["command_wait_mean_us"].get<double>(),
+                    r["command_wait_p99_us"].get<double>());
     if (c.volume.raid != controller::RaidLevel::None)
         std::printf("  volume             %s over %u disks, %llu KiB stripe unit, %s\n", controller::to_string(c.volume.raid).c_str(),
                     c.disk_count, static_cast<unsigned long long>(c.volume.stripe_bytes / 1024), controller::to_string(c.volume.split_merge).c_str());
-    if (r.contains("erase_time_s"))
-        std::printf("  erase              %s, %s, %u disks, %u blocks per command: %.3f s\n", host::to_string(c.erase.command),
-                    host::to_string(c.erase.strategy), c.erase.disks, r["erase"]["blocks_per_command"].get<unsigned>(),
-                    r["erase_time_s"].get<double>());
     const auto& m = r["disk_mechanics"];
     // Disk 0's geometry (disk.<i>.* overrides may make the others differ), its rpm as given.
     const nlohmann::json& disk0 = echo["disk"].contains("0") && echo["disk"]["0"].contains("rpm") ? echo["disk"]["0"] : echo["disk"];
@@ -39,26 +94,23 @@ void print_summary(const SimConfig& c, const nlohmann::json& echo, const nlohman
                     m["capacity_bytes"].get<std::uint64_t>() / 1e9, c.disks.front().zoned.geometry.cylinders,
                     c.disks.front().zoned.geometry.heads, static_cast<unsigned>(disk0["rpm"].get<double>()), m["mean_seek_us"].get<double>(), m["mean_rotation_us"].get<double>(),
                     m["mean_transfer_us"].get<double>());
-    if (r["ports"].empty()) {  // transport=ideal
+    if (!loop) {
         std::printf("  transport          ideal; simulated %.6f s in %.3f s wall\n", r["sim_time_s"].get<double>(),
                     r["wall_time_s"].get<double>());
         return;
     }
+    print_transmit_queue(c, r);
     const auto& ctl = r["ports"][0];
     std::printf("  controller port    arbitration wait mean %.2f us, max %.2f us; loop tenancy %.1f%%\n",
                 ctl["arbitration_wait_mean_us"].get<double>(), ctl["arbitration_wait_max_us"].get<double>(),
                 ctl["tenancy_share"].get<double>() * 100);
-    if (r["task_set_full_retries"].get<std::uint64_t>() > 0)
-        std::printf("  TASK SET FULL      %llu commands retried\n",
-                    static_cast<unsigned long long>(r["task_set_full_retries"].get<std::uint64_t>()));
+    if (count(r["task_set_full_retries"]) > 0)
+        std::printf("  TASK SET FULL      %llu commands retried\n", count(r["task_set_full_retries"]));
     double tenancy = 0;
     for (const auto& p : r["ports"]) tenancy += p["tenancy_share"].get<double>();
-    if (r["aborts"].get<std::uint64_t>() > 0 || r["failed_ios"].get<std::uint64_t>() > 0)
+    if (count(r["aborts"]) > 0 || count(r["failed_ios"]) > 0)
         std::printf("  recovery           %llu exchanges aborted, %llu retries, %llu I/Os failed, %llu late frames dropped\n",
-                    static_cast<unsigned long long>(r["aborts"].get<std::uint64_t>()),
-                    static_cast<unsigned long long>(r["retries"].get<std::uint64_t>()),
-                    static_cast<unsigned long long>(r["failed_ios"].get<std::uint64_t>()),
-                    static_cast<unsigned long long>(r["late_frames"].get<std::uint64_t>()));
+                    count(r["aborts"]), count(r["retries"]), count(r["failed_ios"]), count(r["late_frames"]));
     std::printf("  loop               owned %.1f%% of the time; simulated %.6f s in %.3f s wall\n", tenancy * 100,
                 r["sim_time_s"].get<double>(), r["wall_time_s"].get<double>());
 }

@@ -2,6 +2,8 @@
 // written out here from the specification's list, not read back from the table.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -787,4 +789,127 @@ TEST_CASE("parameter_table: --list-params --json is typed, and its defaults load
         CHECK(loaded.is_set(key));
         CHECK(echo_of(loaded) == echo_of(t));
     }
+}
+
+TEST_CASE("parameter_table: byte sizes take K, M, G and KiB, MiB, GiB")
+{
+    auto t = fcal_parameters();
+    // Each suffix against its power of 1024, written out.
+    const std::vector<std::pair<std::string, std::uint64_t>> unit = {
+        {"K", 1024}, {"k", 1024}, {"KiB", 1024}, {"kiB", 1024},
+        {"M", 1048576}, {"m", 1048576}, {"MiB", 1048576}, {"miB", 1048576},
+        {"G", 1073741824}, {"g", 1073741824}, {"GiB", 1073741824}, {"giB", 1073741824}};
+    for (const auto& [suffix, bytes] : unit) {
+        INFO(suffix);
+        t.set("workload.span_bytes", "3" + suffix);
+        CHECK(t.get_bytes("workload.span_bytes") == 3 * bytes);
+        t.load_json(nlohmann::json{{"workload.span_bytes", "5" + suffix}});
+        CHECK(t.get_bytes("workload.span_bytes") == 5 * bytes);
+    }
+    // Refused, with the spelling that is taken where the unit is plainly meant.
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {"32kb", "32KiB"}, {"32KB", "32KiB"}, {"32kB", "32KiB"}, {"32KIB", "32KiB"}, {"32kib", "32KiB"},
+        {"4MB", "4MiB"}, {"1gb", "1GiB"}, {"1.5K", ""}, {"32Ki", ""}, {"32 K", ""}, {"K", ""}, {"KiB", ""},
+        {"-1K", ""}, {"+1K", ""}, {"32KiBs", ""}, {"32B", ""}, {"32T", ""}, {"0x10K", ""}};
+    for (const auto& [text, hint] : refused) {
+        INFO(text);
+        const std::string e = error_of([&] { t.set("workload.io_size", text); });
+        CHECK(contains(e, "workload.io_size: expected a byte size"));
+        CHECK(contains(e, "got \"" + text + "\""));
+        if (hint.empty())
+            CHECK_FALSE(contains(e, "did you mean"));
+        else
+            CHECK(contains(e, "(did you mean " + hint + "?)"));
+    }
+    CHECK(error_of([&] { t.set("workload.io_size", "2GiB"); }) == "workload.io_size: 2G is out of range 1..1G");
+    CHECK(contains(error_of([&] { t.set("workload.io_size", "9999999999999999GiB"); }), "out of range"));
+}
+
+TEST_CASE("parameter_table: choices are taken in any case when one choice matches")
+{
+    auto t = fcal_parameters();
+    const auto flip = [](std::string s) {
+        for (char& c : s) c = static_cast<char>(std::isupper(static_cast<unsigned char>(c)) ? std::tolower(c) : std::toupper(c));
+        return s;
+    };
+    const auto lowered = [](std::string s) {
+        for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    unsigned checked = 0;
+    for (const Parameter& p : t.parameters()) {
+        if (p.type != ParamType::Choice) continue;
+        for (const Choice& c : p.choices) {
+            // Unambiguous when no other choice of the key is the same ignoring case.
+            const auto same = std::count_if(p.choices.begin(), p.choices.end(), [&](const Choice& o) { return lowered(o.text) == lowered(c.text); });
+            REQUIRE(same == 1);
+            for (const std::string& spelling : {flip(c.text), lowered(c.text), lowered(flip(c.text))}) {
+                INFO(p.key << "=" << spelling);
+                auto copy = fcal_parameters();
+                copy.set(p.key, spelling);
+                CHECK(copy.get_string(p.key) == c.text);  // stored, and so echoed, as the table spells it
+                copy.load_json(nlohmann::json{{p.key, spelling}});
+                CHECK(copy.get_string(p.key) == c.text);
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked > 60);
+    CHECK(fcal::sim::to_json(build_config([] {
+              auto u = fcal_parameters();
+              u.set("loop.speed", "4gfc");
+              return u;
+          }()))["loop"]["speed"] == "4GFC");
+
+    // A near miss is named when one choice is nearest; "3GFC" is as near 2GFC as 4GFC, so no guess.
+    CHECK(error_of([&] { t.set("initiator.dma_policy", "round-robin"); }) ==
+          "initiator.dma_policy: expected one of fcfs|round_robin, got \"round-robin\" (did you mean round_robin?)");
+    CHECK(error_of([&] { t.set("loop.speed", "3gfc"); }) == "loop.speed: expected one of 1GFC|2GFC|4GFC|8GFC, got \"3gfc\"");
+
+    // Choices that differ only in case are taken exactly, and any other spelling of them is refused.
+    ParameterTable odd;
+    Parameter p;
+    p.key = "x.mode";
+    p.type = ParamType::Choice;
+    p.choices = {{"a", 0}, {"A", 1}, {"b", 2}};
+    p.default_value = std::string("a");
+    p.field = at(&SimConfig::transport);
+    odd.add(p);
+    odd.set("x.mode", "A");
+    CHECK(odd.get_string("x.mode") == "A");
+    odd.set("x.mode", "B");
+    CHECK(odd.get_string("x.mode") == "b");
+    odd.set("x.mode", "a");
+    CHECK(odd.get_string("x.mode") == "a");
+}
+
+TEST_CASE("parameter_table: files apply in order, key by key, and a stats JSON gives its config block")
+{
+    auto t = fcal_parameters();
+    TempFile drive(R"({"disk": {"count": 6, "access_ms": 3.5, "2": {"access_ms": 9}}, "loop.speed": "1GFC"})");
+    TempFile scenario(R"({"disk.count": 4, "workload": {"queue_depth": 2}, "disk.2.access_ms": 7})");
+    t.load_json_file(drive.path());
+    t.load_json_file(scenario.path());
+    CHECK(t.get_int("disk.count") == 4);             // the later file's
+    CHECK(t.get_real("disk.access_ms") == 3.5);      // the earlier file's, not given again
+    CHECK(t.get_string("loop.speed") == "1GFC");
+    CHECK(t.get_int("workload.queue_depth") == 2);
+    SimConfig c = build_config(t);
+    CHECK(c.disks.at(2).access_time_s == 7.0 * 1e-3);
+    CHECK(c.disks.at(1).access_time_s == 3.5 * 1e-3);
+
+    // A stats JSON: its config block, whatever the results say.
+    nlohmann::json config = to_json(c);
+    TempFile stats(nlohmann::json{{"config", config}, {"results", {{"iops", 1.0}, {"disk", {{"count", 99}}}}}}.dump());
+    auto u = fcal_parameters();
+    u.load_json_file(stats.path());
+    CHECK(to_json(build_config(u)) == config);
+    CHECK(u.get_int("disk.count") == 4);
+    // Its errors name the file and the block.
+    config["loop"]["speed"] = "3GFC";
+    TempFile bad(nlohmann::json{{"config", config}, {"results", nlohmann::json::object()}}.dump());
+    CHECK(contains(error_of([&] { u.load_json_file(bad.path()); }), bad.path() + ": config: loop.speed: expected one of"));
+    // Without results it is no stats JSON: "config" names no parameter.
+    TempFile half(R"({"config": {"disk.count": 3}})");
+    CHECK(contains(error_of([&] { u.load_json_file(half.path()); }), "config.disk.count: unknown parameter"));
 }
