@@ -50,7 +50,7 @@ void TestHooks::check(const sim::SimConfig& config)
         throw sim::ConfigError("--test-lose-io/--test-throw-io: need transport=loop (they sit behind the HBA)");
     if (drop_frames_.empty() && drop_disk_ < 0) return;
     if (config.transport != sim::Transport::Loop) throw sim::ConfigError("--test-drop-frame/--test-drop-disk: need transport=loop");
-    if (drop_disk_ >= static_cast<long long>(config.disk.count))
+    if (drop_disk_ >= static_cast<long long>(config.disk_count))
         throw sim::ConfigError("--test-drop-disk: no disk " + std::to_string(drop_disk_));
     for (const auto& rule : drop_frames_) drop_.add_rule(rule);
 }
@@ -64,7 +64,7 @@ void TestHooks::attach(sim::StorageSystem& system)
     if (drop_frames_.empty() && drop_disk_ < 0) return;
     hba::InitiatorHba& ini = system.initiator();
     droppers_.push_back(std::make_unique<DroppingPortUser>("drop_initiator", ini.port(), ini, drop_, false));
-    for (unsigned d = 0; d < system.config().disk.count; ++d) {
+    for (unsigned d = 0; d < system.config().disk_count; ++d) {
         hba::TargetHba& t = system.target(d);
         droppers_.push_back(std::make_unique<DroppingPortUser>(("drop_disk" + std::to_string(d)).c_str(), t.port(), t, drop_,
                                                                drop_disk_ == static_cast<long long>(d)));

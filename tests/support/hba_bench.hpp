@@ -26,29 +26,27 @@ namespace fcal::test {
 // The parameter table's defaults for the HBAs (initiator.*, target.*).
 inline hba::HbaParams initiator_params()
 {
-    using sc_core::sc_time;
     hba::HbaParams p;
-    p.cmd_exec = sc_time(43.9, sc_core::SC_US);
-    p.xfer_rdy_or_rsp = sc_time(11.8, sc_core::SC_US);
-    p.frame_proc = sc_time(400, sc_core::SC_NS);
-    p.single_frame_transfer = sc_time(20.2, sc_core::SC_US);
+    p.cmd_exec_s = 43.9e-6;
+    p.xfer_rdy_or_rsp_s = 11.8e-6;
+    p.frame_proc_s = 400e-9;
+    p.single_frame_transfer_s = 20.2e-6;
     p.dma.bandwidth_bytes_per_s = 1064e6;
-    p.dma.sched_overhead = sc_time(15.5, sc_core::SC_US);
+    p.dma.sched_overhead_s = 15.5e-6;
     p.dma.policy = hba::DmaPolicy::Fcfs;
     p.max_payload = 2048;
     p.block_bytes = 512;
-    p.task_set_full_retry = sc_time(500, sc_core::SC_US);
-    p.exchange_timeout = sc_time(30, sc_core::SC_SEC);
-    p.abts_timeout = sc_time(20, sc_core::SC_SEC);
+    p.task_set_full_retry_s = 500e-6;
+    p.exchange_timeout_s = 30;
+    p.abts_timeout_s = 20;
     return p;
 }
 inline hba::HbaParams target_params()
 {
-    using sc_core::sc_time;
     hba::HbaParams p = initiator_params();
-    p.cmd_exec = sc_time(47.4, sc_core::SC_US);
-    p.xfer_rdy_or_rsp = sc_time(10.3, sc_core::SC_US);
-    p.data_timeout = sc_time(60, sc_core::SC_SEC);
+    p.cmd_exec_s = 47.4e-6;
+    p.xfer_rdy_or_rsp_s = 10.3e-6;
+    p.data_timeout_s = 60;
     return p;
 }
 // The fixed disk of the baseline: 2 ms access, 50 MB/s, 16 slots.

@@ -25,7 +25,7 @@ std::unique_ptr<Mechanism> make_mechanism(const DiskParams& p)
 {
     if (p.model == DiskModel::Zoned) return std::make_unique<ZonedMechanism>(p.zoned, p.seed);
     return std::make_unique<FixedMechanism>(p.access_time_s, p.access_dist, p.media_rate_bytes_per_s, p.seed,
-                                            p.capacity_sectors);
+                                            fixed_capacity_sectors(p));
 }
 
 }  // namespace

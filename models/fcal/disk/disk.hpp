@@ -53,8 +53,8 @@ namespace fcal::disk {
 enum class DiskModel { Fixed, Zoned };
 const char* to_string(DiskModel model);       // "fixed", "zoned"
 
-// No defaults of their own (the simulator's parameter table holds them, disk.*): a DiskParams{}
-// fails validate() until every field the model uses is set.
+// In SI units, with no defaults of their own (the simulator's parameter table holds them, disk.*):
+// a DiskParams{} fails validate() until every field the model uses is set.
 struct DiskParams {
     DiskModel model{};
     unsigned queue_slots{};              // commands in service + waiting
@@ -65,7 +65,7 @@ struct DiskParams {
     double access_time_s{};              // mean access time per command
     AccessDist access_dist{};
     double media_rate_bytes_per_s{};     // MB = 10^6 bytes
-    std::uint64_t capacity_sectors{};    // 512-byte sectors; 0 = no capacity (the LBA is not checked)
+    double capacity_bytes{};             // 0 = no capacity (the LBA is not checked)
     // Zoned model.
     ZonedParams zoned;
     Scheduler scheduler{};
@@ -76,6 +76,12 @@ struct DiskParams {
 
 // Throws std::invalid_argument naming the offending field.
 void validate(const DiskParams& params);
+
+// A fixed disk's capacity in its 512-byte sectors, whole ones only (0: no capacity).
+inline std::uint64_t fixed_capacity_sectors(const DiskParams& p)
+{
+    return static_cast<std::uint64_t>(p.capacity_bytes / kFixedSectorBytes);
+}
 
 struct DiskStats {
     std::uint64_t commands_accepted = 0;

@@ -7,7 +7,7 @@
 namespace fcal::hba {
 
 DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport, WorkOwner& owner)
-    : sc_module(name), params_(params), transport_(std::move(transport)), owner_(owner)
+    : sc_module(name), params_(params), sched_overhead_(params.sched_overhead_s, sc_core::SC_SEC), transport_(std::move(transport)), owner_(owner)
 {
     if (!(params.bandwidth_bytes_per_s > 0)) throw std::invalid_argument("DMA bandwidth must be positive");
     for (Duration& d : durations_) d.time = sc_core::sc_time(0.0, sc_core::SC_SEC);
@@ -93,7 +93,7 @@ void DmaEngine::start_next()
             SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": DMA transfer refused: " + payload_.get_response_string()).c_str());
     }
     sc_core::sc_time t = current_.fixed + transfer_time(current_.bytes);
-    if (current_.first_of_transfer) t += params_.sched_overhead;
+    if (current_.first_of_transfer) t += sched_overhead_;
     busy_s_ += t.to_seconds();
     done_.notify(t);
 }

@@ -27,7 +27,7 @@ inline const char* to_string(DmaPolicy p) { return p == DmaPolicy::RoundRobin ? 
 // No defaults of their own: the simulator's parameter table holds them (initiator.dma_*, target.dma_*).
 struct DmaParams {
     double bandwidth_bytes_per_s{};
-    sc_core::sc_time sched_overhead;
+    double sched_overhead_s{};
     DmaPolicy policy{};
 };
 
@@ -64,6 +64,7 @@ private:
     const sc_core::sc_time& transfer_time(std::uint32_t bytes);
 
     DmaParams params_;
+    sc_core::sc_time sched_overhead_;  // params_.sched_overhead_s
     Transport transport_;
     WorkOwner& owner_;
     kernel::RingQueue<DmaJob> fifo_;                            // FCFS

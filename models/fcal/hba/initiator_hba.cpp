@@ -16,9 +16,9 @@ constexpr std::size_t kQuarantinedIds = 4096;
 
 InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port,
                            std::unique_ptr<loop::TransmitQueue> transmit_queue)
-    : sc_module(name), host_dma("host_dma"), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
+    : sc_module(name), host_dma("host_dma"), params_(params), delays_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); }, *this),
-      sft_(params.sft_engine, params.single_frame_transfer, dma_, *this),
+      sft_(params.sft_engine, delays_.single_frame_transfer, dma_, *this),
       ox_ids_(kQuarantinedIds), held_(params.cmdf.fifo == CommandFifo::Reorder), recovery_(ox_ids_, *this),
       timers_("timers", [this](Deadline& d) { deadline(d); })
 {
@@ -141,10 +141,10 @@ void InitiatorHba::submit(IoRequest* io)
     a.exchange.emplace(spec);
     a.serial = ++last_serial_;
     const std::uint64_t serial = a.serial;
-    a.timer = timers_.start(params_.exchange_timeout, Deadline{ox_id, serial, false});
+    a.timer = timers_.start(delays_.exchange_timeout, Deadline{ox_id, serial, false});
     exchanges_.emplace(ox_id, std::move(a));
     // Execute the command, then fetch its description from host memory and build FCP_CMND.
-    cpu_.run(params_.cmd_exec, {kCommandExecuted, ox_id, false, serial, nullptr});
+    cpu_.run(delays_.cmd_exec, {kCommandExecuted, ox_id, false, serial, nullptr});
 }
 
 void InitiatorHba::send_command(std::uint16_t ox_id, std::uint64_t serial)
@@ -173,7 +173,7 @@ void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
 void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
     if (on_wire) on_wire(*active(fcp::fc_frame_of(*frame).ox_id).io, frame->words());
-    frame_proc_.run(params_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
+    frame_proc_.run(delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
 }
 
 void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame)
@@ -206,7 +206,7 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
         break;
     }
     case fcp::InformationUnit::XferRdy:
-        cpu_.run(params_.xfer_rdy_or_rsp, {kXferRdyHandled, ox_id, false, serial, frame});
+        cpu_.run(delays_.xfer_rdy_or_rsp, {kXferRdyHandled, ox_id, false, serial, frame});
         break;
     case fcp::InformationUnit::Response:
         if (f.response.status == fcp::ScsiStatus::TaskSetFull) {
@@ -214,7 +214,7 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
             IoRequest* io = a.io;
             close(ox_id);
             retries_.hold(io);
-            timers_.start(params_.task_set_full_retry, Deadline{0, 0, true});
+            timers_.start(delays_.task_set_full_retry, Deadline{0, 0, true});
             break;
         }
         if (a.data_jobs_pending > 0)
@@ -251,7 +251,7 @@ void InitiatorHba::send_abts(std::uint16_t ox_id)
     dma_.cancel_exchange(a.serial);
     // Its frames still waiting for FIFO room never go out.
     held_.drop_exchange(ox_id);
-    a.timer = timers_.start(params_.abts_timeout, Deadline{ox_id, a.serial, false});
+    a.timer = timers_.start(delays_.abts_timeout, Deadline{ox_id, a.serial, false});
     transmit(fcp::make_abts(a.exchange->spec()));
 }
 

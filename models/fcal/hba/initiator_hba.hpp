@@ -136,6 +136,7 @@ private:
     Active& active(std::uint16_t ox_id);
 
     HbaParams params_;
+    HbaDelays delays_;
     loop::LPort& port_;
     ServiceQueue cpu_;
     ServiceQueue frame_proc_;

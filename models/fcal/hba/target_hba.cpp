@@ -8,9 +8,9 @@
 namespace fcal::hba {
 
 TargetHba::TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port)
-    : sc_module(name), disk("disk", *this), params_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
+    : sc_module(name), disk("disk", *this), params_(params), delays_(params), port_(port), cpu_("processor", *this), frame_proc_("frame_proc", *this),
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { disk->b_transport(gp, t); }, *this),
-      sft_(params.sft_engine, params.single_frame_transfer, dma_, *this),
+      sft_(params.sft_engine, delays_.single_frame_transfer, dma_, *this),
       timers_("timers", [this](std::uint64_t& key) { data_timeout(key); })
 {
     port_.set_user(this);
@@ -23,7 +23,7 @@ void TargetHba::work_done(Work& w)
         port_.release_buffer();
         handle(fcp::fc_frame_of(*w.frame));
         return;
-    case kCommandDelivered: cpu_.run(params_.cmd_exec, {kCommandExecuted, w.id, false, w.serial, nullptr}); return;
+    case kCommandDelivered: cpu_.run(delays_.cmd_exec, {kCommandExecuted, w.id, false, w.serial, nullptr}); return;
     case kCommandExecuted:
         if (live(w.id, w.serial)) start_command(w.id);
         return;
@@ -41,7 +41,7 @@ void TargetHba::work_done(Work& w)
         Active* x = live(w.id, w.serial);
         if (!x) return;
         port_.queue_frame(x->exchange->next_read_data_frame());
-        if (w.last) cpu_.run(params_.xfer_rdy_or_rsp, {kResponseBuilt, w.id, false, w.serial, nullptr});
+        if (w.last) cpu_.run(delays_.xfer_rdy_or_rsp, {kResponseBuilt, w.id, false, w.serial, nullptr});
         return;
     }
     case kXferRdyBuilt: {
@@ -51,7 +51,7 @@ void TargetHba::work_done(Work& w)
         const fcp::FcFrame& x = fcp::fc_frame_of(*frame);
         a->burst_end = x.xfer_rdy.relative_offset + x.xfer_rdy.burst_length;
         // The burst must come within data_timeout, or the exchange is dropped (its disk slot freed).
-        a->timer = timers_.start(params_.data_timeout, std::uint64_t{w.serial} << 16 | w.id);
+        a->timer = timers_.start(delays_.data_timeout, std::uint64_t{w.serial} << 16 | w.id);
         port_.queue_frame(frame);
         return;
     }
@@ -86,7 +86,7 @@ TargetHba::Active* TargetHba::live(std::uint16_t rx_id, std::uint64_t serial)
 
 void TargetHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
-    frame_proc_.run(params_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
+    frame_proc_.run(delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
 }
 
 void TargetHba::handle(const fcp::FcFrame& f)
@@ -172,7 +172,7 @@ bool TargetHba::disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind)
 void TargetHba::refuse(std::uint16_t rx_id)
 {
     ++task_set_full_;
-    cpu_.run(params_.xfer_rdy_or_rsp, {kRefused, rx_id, false, active(rx_id).serial, nullptr});
+    cpu_.run(delays_.xfer_rdy_or_rsp, {kRefused, rx_id, false, active(rx_id).serial, nullptr});
 }
 
 void TargetHba::read_data(std::uint64_t tag, std::uint32_t bytes)
@@ -192,7 +192,7 @@ void TargetHba::disk_ready(std::uint64_t tag)
     if (a.exchange->spec().direction == fcp::DataDirection::Read)
         send_read_data(rx_id, a.exchange->spec().size_bytes);
     else
-        cpu_.run(params_.xfer_rdy_or_rsp, {kResponseBuilt, rx_id, false, serial, nullptr});
+        cpu_.run(delays_.xfer_rdy_or_rsp, {kResponseBuilt, rx_id, false, serial, nullptr});
 }
 
 // DMA the read data from a.read_queued up to `upto` out of the disk's buffer as one transfer; the
@@ -224,7 +224,7 @@ void TargetHba::send_read_data(std::uint16_t rx_id, std::uint32_t upto)
 
 void TargetHba::send_xfer_rdy(std::uint16_t rx_id)
 {
-    cpu_.run(params_.xfer_rdy_or_rsp, {kXferRdyBuilt, rx_id, false, active(rx_id).serial, nullptr});
+    cpu_.run(delays_.xfer_rdy_or_rsp, {kXferRdyBuilt, rx_id, false, active(rx_id).serial, nullptr});
 }
 
 void TargetHba::send_response(std::uint16_t rx_id)
@@ -255,7 +255,7 @@ void TargetHba::abort_exchange(const fcp::FcFrame& abts)
             break;
         }
     }
-    cpu_.run(params_.xfer_rdy_or_rsp, {kBaAccBuilt, 0, false, 0, fcp::make_ba_acc(abts)});
+    cpu_.run(delays_.xfer_rdy_or_rsp, {kBaAccBuilt, 0, false, 0, fcp::make_ba_acc(abts)});
 }
 
 // The exchange stops here: its DMA transfers and pending steps are dropped, the disk drops its

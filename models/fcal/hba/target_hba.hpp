@@ -106,6 +106,7 @@ private:
     Active& active(std::uint16_t rx_id);
 
     HbaParams params_;
+    HbaDelays delays_;
     loop::LPort& port_;
     ServiceQueue cpu_;
     ServiceQueue frame_proc_;

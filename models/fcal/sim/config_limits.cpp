@@ -34,47 +34,49 @@ void check_delay(const std::string& key, const std::string& shown, double second
 
 // One DMA job: its fixed part, the scheduler's overhead and at most one whole I/O at the engine's
 // bandwidth (docs/hba.md, "The HBAs").
-void check_dma(const std::string& side, const HbaConfig& hba, std::uint64_t io_size)
+void check_dma(const std::string& side, const hba::HbaParams& hba, std::uint64_t io_size)
 {
-    const double job_s = (hba.sft_us + hba.dma_sched_us) * 1e-6 + static_cast<double>(io_size) / (hba.dma_mbs * 1e6);
-    check_delay(side + ".dma_mbs", number(hba.dma_mbs) + " MB/s", job_s, "with workload.io_size = " + format_bytes(io_size));
+    const double job_s = hba.single_frame_transfer_s + hba.dma.sched_overhead_s + static_cast<double>(io_size) / hba.dma.bandwidth_bytes_per_s;
+    check_delay(side + ".dma_mbs", number(hba.dma.bandwidth_bytes_per_s / 1e6) + " MB/s", job_s,
+                "with workload.io_size = " + format_bytes(io_size));
 }
 
 // Every time-valued key as a delay of its own, those of a disk's values (`disk`) or the others.
-void check_times(const SimConfig& c, const DiskConfig* disk, const std::string& prefix, const std::vector<Parameter>& parameters)
+// Their fields hold seconds (sim/fcal_parameters.cpp).
+void check_times(const SimConfig& c, const disk::DiskParams* disk, const std::string& prefix, const std::vector<Parameter>& parameters)
 {
     for (const Parameter& p : parameters) {
-        const auto seconds = seconds_per_unit(p.unit);
-        if (!seconds || p.type != ParamType::Real || (disk != nullptr) != p.field->in_disk()) continue;
+        if (!seconds_per_unit(p.unit) || p.type != ParamType::Real || (disk != nullptr) != p.field->in_disk()) continue;
         const auto value = disk ? p.field->load(*disk) : p.field->load(c);
         if (!value) continue;
-        const double v = std::get<double>(p.param_value(*value));
         const std::string key = disk ? prefix + p.key.substr(5) : p.key;
-        check_delay(key, number(v) + " " + p.unit, v * *seconds);
+        check_delay(key, number(std::get<double>(p.param_value(*value))) + " " + p.unit, std::get<double>(*value));
     }
 }
 
 // A disk's service: access time plus the I/O at the media rate (docs/disk.md, "The disks"). The
 // longest access time drawn is 2 x the mean (uniform) or 53 ln 2 x the mean (exponential, as the
 // Poisson gap below). Checked before the access time alone, which it includes.
-void check_disk_service(const DiskConfig& d, const std::string& prefix, std::uint64_t io_size)
+void check_disk_service(const disk::DiskParams& d, const std::string& prefix, std::uint64_t io_size)
 {
     const double access_factor = d.access_dist == disk::AccessDist::Exponential ? 53.0 * std::log(2.0)
                                  : d.access_dist == disk::AccessDist::Uniform   ? 2.0
                                                                                 : 1.0;
-    check_delay(prefix + "access_ms", number(d.access_ms) + " ms", d.access_ms * access_factor * 1e-3,
+    const std::string access_ms = number(d.access_time_s * 1e3);
+    check_delay(prefix + "access_ms", access_ms + " ms", d.access_time_s * access_factor,
                 "(longest draw with " + prefix + "access_dist = " + std::string(disk::to_string(d.access_dist)) + ")");
-    check_delay(prefix + "rate_mbs", number(d.rate_mbs) + " MB/s",
-                d.access_ms * access_factor * 1e-3 + static_cast<double>(io_size) / (d.rate_mbs * 1e6),
-                "with " + prefix + "access_ms = " + number(d.access_ms) + " and workload.io_size = " + format_bytes(io_size));
+    check_delay(prefix + "rate_mbs", number(d.media_rate_bytes_per_s / 1e6) + " MB/s",
+                d.access_time_s * access_factor + static_cast<double>(io_size) / d.media_rate_bytes_per_s,
+                "with " + prefix + "access_ms = " + access_ms + " and workload.io_size = " + format_bytes(io_size));
 }
 
-void check_disk_delays(const SimConfig& c, const DiskConfig& d, const std::string& prefix, const std::vector<Parameter>& parameters)
+void check_disk_delays(const SimConfig& c, const disk::DiskParams& d, const std::string& prefix, const std::vector<Parameter>& parameters)
 {
     check_disk_service(d, prefix, c.workload.io_size);
     check_times(c, &d, prefix, parameters);
     // The zoned disk's revolution.
-    if (d.model == disk::DiskModel::Zoned) check_delay(prefix + "rpm", number(d.rpm) + " rpm", 60.0 / d.rpm, "(one revolution)");
+    const double revolution_s = d.zoned.geometry.revolution_s;
+    if (d.model == disk::DiskModel::Zoned) check_delay(prefix + "rpm", number(60.0 / revolution_s) + " rpm", revolution_s, "(one revolution)");
 }
 
 void check_delays(const SimConfig& c, const std::vector<Parameter>& parameters)
@@ -85,13 +87,13 @@ void check_delays(const SimConfig& c, const std::vector<Parameter>& parameters)
     // The loop's longest propagation: once round the ring, every cable and every repeating port
     // (docs/loop.md, "Timing and round trip"). Each cable alone is rounded to a signed
     // 64-bit count of picoseconds, which this also keeps in range.
-    const double word_s = phy::kBitsPerWord / (c.loop.baud_gbps * 1e9);  // loop.baud_gbps or the speed's baud
-    const double hop_s = c.loop.hop_m * c.loop.propagation_ns_per_m * 1e-9;
-    const double round_trip_s = c.loop.nodes * (hop_s + c.loop.port_delay_words * word_s);
-    const std::string cable = c.loop.length_m ? "loop.length_m" : "loop.hop_m";
-    check_delay(cable, number(c.loop.length_m ? *c.loop.length_m : c.loop.hop_m) + " m", round_trip_s,
+    const double word_s = phy::kBitsPerWord / c.loop.baud;  // loop.baud_gbps or the speed's baud
+    const double hop_s = c.ring.hop_m * c.loop.propagation_ns_per_m * 1e-9;
+    const double round_trip_s = c.ring.nodes * (hop_s + c.loop.port_delay_words * word_s);
+    const std::string cable = c.ring.length_m ? "loop.length_m" : "loop.hop_m";
+    check_delay(cable, number(c.ring.length_m ? *c.ring.length_m : c.ring.hop_m) + " m", round_trip_s,
                 "at loop.propagation_ns_per_m = " + number(c.loop.propagation_ns_per_m) + " ns/m (round trip of " +
-                    std::to_string(c.loop.nodes) + " ports)");
+                    std::to_string(c.ring.nodes) + " ports)");
 
     check_dma("initiator", c.initiator, c.workload.io_size);
     check_dma("target", c.target, c.workload.io_size);
@@ -138,7 +140,7 @@ void check_limits(const SimConfig& c, const std::vector<Parameter>& parameters)
 {
     // AL_PA 0x00 is the FL_Port's, the loop's attachment to a fabric; the controller is an NL_Port
     // (docs/phy.md, "AL_PAs").
-    if (c.initiator.al_pa == 0x00)
+    if (c.initiator_port.al_pa == 0x00)
         throw ConfigError("initiator.al_pa: 0x00 is the FL_Port's AL_PA (the fabric's port on the loop); the controller needs an NL_Port's");
 
     // Two limits bound an I/O; the message names the one that binds, so its "at most" is the true
@@ -166,7 +168,7 @@ void check_limits(const SimConfig& c, const std::vector<Parameter>& parameters)
     check_delays(c, parameters);
 }
 
-void check_disk_limits(const SimConfig& c, const DiskConfig& d, const std::string& prefix, const std::vector<Parameter>& parameters)
+void check_disk_limits(const SimConfig& c, const disk::DiskParams& d, const std::string& prefix, const std::vector<Parameter>& parameters)
 {
     check_disk_delays(c, d, prefix, parameters);
 }

@@ -31,7 +31,7 @@ std::uint64_t largest_io_size(const SimConfig& config);
 // several keys.
 void check_limits(const SimConfig& config, const std::vector<Parameter>& parameters);
 // The same for the values of one disk (disk i's overrides applied), named with `prefix` (disk.<i>.).
-void check_disk_limits(const SimConfig& config, const DiskConfig& disk, const std::string& prefix,
+void check_disk_limits(const SimConfig& config, const disk::DiskParams& disk, const std::string& prefix,
                        const std::vector<Parameter>& parameters);
 
 }  // namespace fcal::sim

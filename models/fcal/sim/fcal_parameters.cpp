@@ -1,5 +1,8 @@
-// fcal's parameters, each declared once with the field of SimConfig it fills (sim/parameter.hpp).
-// Adding a key is one declaration here plus its use where the model reads the field.
+// fcal's parameters, each declared once with the field it fills: a field of a module's own config
+// (disk::DiskParams, hba::HbaParams, ...) held in SimConfig (sim/parameter.hpp). Fields are in SI
+// units; the key's unit says the scale (si_scale: "us" fills seconds, "MB/s" bytes per second,
+// "KiB" bytes, "rpm" a revolution time). Adding a key is one declaration here plus its use where
+// the model reads the field.
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -32,6 +35,9 @@ Parameter declared(std::string key, ParamType type, Field field, std::string uni
     p.field = std::move(field);
     p.unit = std::move(unit);
     p.description = std::move(description);
+    const UnitScale scale = si_scale(p.unit);
+    p.field_scale = scale.factor;
+    p.field_reciprocal = scale.reciprocal;
     return p;
 }
 
@@ -127,17 +133,35 @@ Parameter per_disk(Parameter p)
     return p;
 }
 
-// The fields of SimConfig's sections (a member of a base too: HbaConfig's for the initiator).
+// The fields of SimConfig's sections, reached through nested members (sim/member_binding.hpp).
+template <class... M>
+Field loop(M... path) { return at(&SimConfig::loop, path...); }
+template <class... M>
+Field ring(M... path) { return at(&SimConfig::ring, path...); }
+template <class... M>
+Field initiator(M... path) { return at(&SimConfig::initiator, path...); }
+template <class... M>
+Field initiator_port(M... path) { return at(&SimConfig::initiator_port, path...); }
+template <class... M>
+Field target(M... path) { return at(&SimConfig::target, path...); }
+template <class... M>
+Field target_port(M... path) { return at(&SimConfig::target_port, path...); }
+template <class... M>
+Field disk(M... path) { return at(&SimConfig::disk, path...); }
 template <class M>
-Field loop(M member) { return at(&SimConfig::loop, member); }
+Field zoned(M member) { return at(&SimConfig::disk, &disk::DiskParams::zoned, member); }
 template <class M>
-Field initiator(M member) { return at(&SimConfig::initiator, member); }
-template <class M>
-Field target(M member) { return at(&SimConfig::target, member); }
-template <class M>
-Field disk(M member) { return at(&SimConfig::disk, member); }
-template <class M>
-Field workload(M member) { return at(&SimConfig::workload, member); }
+Field geometry(M member) { return at(&SimConfig::disk, &disk::DiskParams::zoned, &disk::ZonedParams::geometry, member); }
+template <class... M>
+Field workload(M... path) { return at(&SimConfig::workload, path...); }
+
+using loop::LoopConfig;
+using loop::PortConfig;
+using hba::HbaParams;
+using hba::DmaParams;
+using disk::DiskParams;
+using disk::ZonedParams;
+using disk::ZoneGeometryParams;
 
 void add_loop(ParameterTable& t)
 {
@@ -146,14 +170,14 @@ void add_loop(ParameterTable& t)
                  {{"1GFC", phy::LineRate::G1}, {"2GFC", phy::LineRate::G2}, {"4GFC", phy::LineRate::G4}, {"8GFC", phy::LineRate::G8}},
                  "line rate of every link on the loop"));
     // The thesis's loop ran at exactly 2 Gbaud, not 2GFC's 2.125 (docs/phy.md, "Line rate override").
-    t.add(derived(real("loop.baud_gbps", loop(&LoopConfig::baud_gbps), std::nullopt, 0.1, "Gbaud",
+    t.add(derived(real("loop.baud_gbps", loop(&LoopConfig::baud), std::nullopt, 0.1, "Gbaud",
                        "line rate in Gbaud of every link; overrides the standard baud of loop.speed", false, 100.0),
-                  "from loop.speed", [](SimConfig& c) { c.loop.baud_gbps = phy::baud(c.loop.rate) / 1e9; }));
-    t.add(derived(integer("loop.nodes", loop(&LoopConfig::nodes), std::nullopt, 2, 127, "ports",
+                  "from loop.speed", [](SimConfig& c) { c.loop.baud = phy::baud(c.loop.rate); }));
+    t.add(derived(integer("loop.nodes", ring(&RingConfig::nodes), std::nullopt, 2, 127, "ports",
                           "L_Ports on the loop; those beyond the controller and the disks only repeat"),
-                  "disk.count+1", [](SimConfig& c) { c.loop.nodes = c.disk.count + 1; }));
-    t.add(non_negative("loop.hop_m", loop(&LoopConfig::hop_m), 2.0, "m", "cable length between neighbouring ports"));
-    t.add(optional(real("loop.length_m", loop(&LoopConfig::length_m), std::nullopt, 0.0, "m",
+                  "disk.count+1", [](SimConfig& c) { c.ring.nodes = c.disk_count + 1; }));
+    t.add(non_negative("loop.hop_m", ring(&RingConfig::hop_m), 2.0, "m", "cable length between neighbouring ports"));
+    t.add(optional(real("loop.length_m", ring(&RingConfig::length_m), std::nullopt, 0.0, "m",
                         "total cable length round the loop, split evenly over the hops; overrides loop.hop_m")));
     t.add(integer("loop.port_delay_words", loop(&LoopConfig::port_delay_words), 6, 1, 1000, "words",
                   "delay of a port that repeats words (retiming buffer)"));
@@ -161,98 +185,98 @@ void add_loop(ParameterTable& t)
                        "signal propagation delay in the cable"));
     // Faults on the loop (docs/faults.md, "Faults and recovery", "Bit errors on the loop").
     t.add(real("loop.ber", loop(&LoopConfig::ber), 0.0, 0.0, "", "bit error rate of every link (0: no errors)", false, 1e-3));
-    t.add(real("loop.al_time_us", loop(&LoopConfig::al_time_us), 15000.0, 0.0, "us",
+    t.add(real("loop.al_time_us", loop(&LoopConfig::al_time_s), 15000.0, 0.0, "us",
                "AL_TIME: longest wait of a circuit for its peer before it closes or is abandoned", true, 1e7));
 }
 
 void add_initiator(ParameterTable& t)
 {
     // Initiator HBA, the storage controller (docs/hba.md, "The HBAs").
-    t.add(al_pa("initiator.al_pa", initiator(&InitiatorConfig::al_pa), 0x01, "AL_PA of the controller; lower wins arbitration"));
-    t.add(boolean("initiator.fair", initiator(&HbaConfig::fair), true, "the controller obeys the access fairness window"));
-    t.add(integer("initiator.incoming_buffers", initiator(&HbaConfig::incoming_buffers), 3, 1, kMaxBuffers, "frames",
+    t.add(al_pa("initiator.al_pa", initiator_port(&PortConfig::al_pa), 0x01, "AL_PA of the controller; lower wins arbitration"));
+    t.add(boolean("initiator.fair", initiator_port(&PortConfig::fair), true, "the controller obeys the access fairness window"));
+    t.add(integer("initiator.incoming_buffers", initiator_port(&PortConfig::incoming_buffers), 3, 1, kMaxBuffers, "frames",
                   "receive buffers of the controller"));
-    t.add(integer("initiator.login_bb_credit", initiator(&HbaConfig::login_bb_credit), 0, 0, kMaxBuffers, "frames",
+    t.add(integer("initiator.login_bb_credit", initiator_port(&PortConfig::login_bb_credit), 0, 0, kMaxBuffers, "frames",
                   "frames others may send right after OPEN before an R_RDY; at most incoming_buffers"));
-    t.add(boolean("initiator.full_duplex", initiator(&HbaConfig::full_duplex), false,
+    t.add(boolean("initiator.full_duplex", initiator_port(&PortConfig::full_duplex), false,
                   "the controller opens with OPN(yx) so both directions carry frames"));
-    t.add(non_negative("initiator.circuit_hold_us", initiator(&HbaConfig::circuit_hold_us), 0.0, "us",
+    t.add(non_negative("initiator.circuit_hold_us", initiator_port(&PortConfig::circuit_hold_s), 0.0, "us",
                        "close timer: an open circuit waits this long after the last word for another frame to the peer (0: close at once)"));
-    t.add(bytes("initiator.max_payload", initiator(&HbaConfig::max_payload), 2048, 4, kMaxFramePayload,
+    t.add(bytes("initiator.max_payload", initiator(&HbaParams::max_payload), 2048, 4, kMaxFramePayload,
                 "largest data-frame payload the controller sends", 4));
-    t.add(non_negative("initiator.cmd_exec_us", initiator(&HbaConfig::cmd_exec_us), 43.9, "us",
+    t.add(non_negative("initiator.cmd_exec_us", initiator(&HbaParams::cmd_exec_s), 43.9, "us",
                        "main-processor time to execute one I/O command"));
-    t.add(non_negative("initiator.xfer_rdy_us", initiator(&InitiatorConfig::xfer_rdy_us), 11.8, "us",
+    t.add(non_negative("initiator.xfer_rdy_us", initiator(&HbaParams::xfer_rdy_or_rsp_s), 11.8, "us",
                        "handling of an incoming XFER_RDY before write data moves"));
-    t.add(positive("initiator.dma_mbs", initiator(&HbaConfig::dma_mbs), 1064.0, "MB/s",
+    t.add(positive("initiator.dma_mbs", initiator(&HbaParams::dma, &DmaParams::bandwidth_bytes_per_s), 1064.0, "MB/s",
                    "DMA engine bandwidth to host memory (MB = 10^6 bytes)"));
-    t.add(non_negative("initiator.dma_sched_us", initiator(&HbaConfig::dma_sched_us), 15.5, "us", "DMA scheduler overhead per transfer"));
-    t.add(choice("initiator.dma_policy", initiator(&InitiatorConfig::dma_policy), hba::DmaPolicy::Fcfs,
+    t.add(non_negative("initiator.dma_sched_us", initiator(&HbaParams::dma, &DmaParams::sched_overhead_s), 15.5, "us", "DMA scheduler overhead per transfer"));
+    t.add(choice("initiator.dma_policy", initiator(&HbaParams::dma, &DmaParams::policy), hba::DmaPolicy::Fcfs,
                  {{"fcfs", hba::DmaPolicy::Fcfs}, {"round_robin", hba::DmaPolicy::RoundRobin}},
                  "order in which the DMA scheduler serves transfers"));
-    t.add(non_negative("initiator.frame_proc_ns", initiator(&HbaConfig::frame_proc_ns), 400.0, "ns", "processing of each incoming frame"));
-    t.add(non_negative("initiator.sft_us", initiator(&HbaConfig::sft_us), 20.2, "us",
+    t.add(non_negative("initiator.frame_proc_ns", initiator(&HbaParams::frame_proc_s), 400.0, "ns", "processing of each incoming frame"));
+    t.add(non_negative("initiator.sft_us", initiator(&HbaParams::single_frame_transfer_s), 20.2, "us",
                        "single-frame transfer that delivers an FCP_RSP to host memory"));
-    t.add(choice("initiator.sft_engine", initiator(&HbaConfig::sft_engine), hba::SftEngine::Dma,
+    t.add(choice("initiator.sft_engine", initiator(&HbaParams::sft_engine), hba::SftEngine::Dma,
                  {{"dma", hba::SftEngine::Dma}, {"own", hba::SftEngine::Own}},
                  "engine of the FCP_RSP's single-frame transfer: dma = queued on the DMA engine; own = an engine of its own "
                  "(docs/hba.md, \"Single-frame transfers\")"));
-    t.add(non_negative("initiator.task_set_full_retry_us", initiator(&InitiatorConfig::task_set_full_retry_us), 500.0, "us",
+    t.add(non_negative("initiator.task_set_full_retry_us", initiator(&HbaParams::task_set_full_retry_s), 500.0, "us",
                        "wait before a command a disk answered TASK SET FULL is issued again"));
     // FCP recovery (docs/faults.md, "FCP recovery").
-    t.add(positive("initiator.exchange_timeout_ms", initiator(&InitiatorConfig::exchange_timeout_ms), 30000.0, "ms",
+    t.add(positive("initiator.exchange_timeout_ms", initiator(&HbaParams::exchange_timeout_s), 30000.0, "ms",
                    "an exchange not complete this long after the HBA took its I/O is aborted with ABTS"));
-    t.add(positive("initiator.abts_timeout_ms", initiator(&InitiatorConfig::abts_timeout_ms), 20000.0, "ms",
+    t.add(positive("initiator.abts_timeout_ms", initiator(&HbaParams::abts_timeout_s), 20000.0, "ms",
                    "wait for the BA_ACC to an ABTS before the exchange is given up all the same"));
-    t.add(integer("initiator.max_outstanding", initiator(&InitiatorConfig::max_outstanding), 255, 1, 65535, "requests",
+    t.add(integer("initiator.max_outstanding", at(&SimConfig::driver, &host::DeviceDriverParams::max_outstanding), 255, 1, 65535, "requests",
                   "requests the driver keeps in the HBA at once; the rest wait in the driver"));
     // The outgoing descriptor FIFOs (docs/hba.md, "The transmit queue"); the RTL's tags are 8 bits.
-    t.add(integer("initiator.tx_fifo_frames", initiator(&InitiatorConfig::tx_fifo_frames), 64, 1, 128, "frames",
+    t.add(integer("initiator.tx_fifo_frames", at(&SimConfig::controller_fifos, &hba::FifoDepths::frames), 64, 1, 128, "frames",
                   "depth of the controller's outgoing frame FIFO (every frame; data only with cmdf.fifo=command_queue)"));
-    t.add(integer("initiator.cmd_fifo_frames", initiator(&InitiatorConfig::cmd_fifo_frames), 16, 1, 128, "frames",
+    t.add(integer("initiator.cmd_fifo_frames", at(&SimConfig::controller_fifos, &hba::FifoDepths::commands), 16, 1, 128, "frames",
                   "depth of the command FIFO (cmdf.fifo=command_queue only)"));
 }
 
 void add_target(ParameterTable& t)
 {
     // Target HBA, the disk interface (docs/hba.md, "The HBAs").
-    t.add(boolean("target.fair", target(&HbaConfig::fair), true, "the disks obey the access fairness window"));
-    t.add(integer("target.incoming_buffers", target(&HbaConfig::incoming_buffers), 2, 1, kMaxBuffers, "frames",
+    t.add(boolean("target.fair", target_port(&PortConfig::fair), true, "the disks obey the access fairness window"));
+    t.add(integer("target.incoming_buffers", target_port(&PortConfig::incoming_buffers), 2, 1, kMaxBuffers, "frames",
                   "receive buffers of each disk interface"));
-    t.add(integer("target.login_bb_credit", target(&HbaConfig::login_bb_credit), 0, 0, kMaxBuffers, "frames",
+    t.add(integer("target.login_bb_credit", target_port(&PortConfig::login_bb_credit), 0, 0, kMaxBuffers, "frames",
                   "frames others may send right after OPEN before an R_RDY; at most incoming_buffers"));
-    t.add(boolean("target.full_duplex", target(&HbaConfig::full_duplex), false, "disks open with OPN(yx) so both directions carry frames"));
-    t.add(non_negative("target.circuit_hold_us", target(&HbaConfig::circuit_hold_us), 0.0, "us",
+    t.add(boolean("target.full_duplex", target_port(&PortConfig::full_duplex), false, "disks open with OPN(yx) so both directions carry frames"));
+    t.add(non_negative("target.circuit_hold_us", target_port(&PortConfig::circuit_hold_s), 0.0, "us",
                        "close timer: an open circuit waits this long after the last word for another frame to the peer (0: close at once)"));
-    t.add(bytes("target.max_payload", target(&HbaConfig::max_payload), 2048, 4, kMaxFramePayload,
+    t.add(bytes("target.max_payload", target(&HbaParams::max_payload), 2048, 4, kMaxFramePayload,
                 "largest data-frame payload a disk sends", 4));
-    t.add(non_negative("target.cmd_exec_us", target(&HbaConfig::cmd_exec_us), 47.4, "us", "time for a disk interface to execute one command"));
-    t.add(non_negative("target.rsp_gen_us", target(&TargetConfig::rsp_gen_us), 10.3, "us", "generation of the FCP_RSP after the last data"));
-    t.add(positive("target.dma_mbs", target(&HbaConfig::dma_mbs), 1064.0, "MB/s", "DMA engine bandwidth to the disk buffer (MB = 10^6 bytes)"));
-    t.add(non_negative("target.dma_sched_us", target(&HbaConfig::dma_sched_us), 15.5, "us", "DMA scheduler overhead per transfer"));
-    t.add(non_negative("target.frame_proc_ns", target(&HbaConfig::frame_proc_ns), 400.0, "ns", "processing of each incoming frame"));
-    t.add(non_negative("target.sft_us", target(&HbaConfig::sft_us), 20.2, "us",
+    t.add(non_negative("target.cmd_exec_us", target(&HbaParams::cmd_exec_s), 47.4, "us", "time for a disk interface to execute one command"));
+    t.add(non_negative("target.rsp_gen_us", target(&HbaParams::xfer_rdy_or_rsp_s), 10.3, "us", "generation of the FCP_RSP after the last data"));
+    t.add(positive("target.dma_mbs", target(&HbaParams::dma, &DmaParams::bandwidth_bytes_per_s), 1064.0, "MB/s", "DMA engine bandwidth to the disk buffer (MB = 10^6 bytes)"));
+    t.add(non_negative("target.dma_sched_us", target(&HbaParams::dma, &DmaParams::sched_overhead_s), 15.5, "us", "DMA scheduler overhead per transfer"));
+    t.add(non_negative("target.frame_proc_ns", target(&HbaParams::frame_proc_s), 400.0, "ns", "processing of each incoming frame"));
+    t.add(non_negative("target.sft_us", target(&HbaParams::single_frame_transfer_s), 20.2, "us",
                        "single-frame transfer between the interface and the disk controller"));
-    t.add(choice("target.sft_engine", target(&HbaConfig::sft_engine), hba::SftEngine::Dma,
+    t.add(choice("target.sft_engine", target(&HbaParams::sft_engine), hba::SftEngine::Dma,
                  {{"dma", hba::SftEngine::Dma}, {"own", hba::SftEngine::Own}},
                  "engine of the FCP_CMND's single-frame transfer to the disk controller: dma = queued on the DMA engine; "
                  "own = an engine of its own"));
-    t.add(positive("target.data_timeout_ms", target(&TargetConfig::data_timeout_ms), 60000.0, "ms",
+    t.add(positive("target.data_timeout_ms", target(&HbaParams::data_timeout_s), 60000.0, "ms",
                    "a write whose burst has not all come this long after its XFER_RDY is dropped and its disk slot freed"));
-    t.add(bytes("target.burst_bytes", target(&TargetConfig::burst_bytes), 0, 0, kGi,
+    t.add(bytes("target.burst_bytes", target(&HbaParams::burst_bytes), 0, 0, kGi,
                 "data a disk moves per XFER_RDY or read connection; 0 = the whole transfer at once"));
 }
 
 void add_driver(ParameterTable& t)
 {
     // Device driver (docs/hba.md, "The device driver and host memory").
-    t.add(non_negative("driver.arrival_us", at(&SimConfig::driver, &DriverConfig::arrival_us), 0.0, "us",
+    t.add(non_negative("driver.arrival_us", at(&SimConfig::driver, &host::DeviceDriverParams::arrival_processing_s), 0.0, "us",
                        "driver processing of each arriving request"));
-    t.add(non_negative("driver.completion_us", at(&SimConfig::driver, &DriverConfig::completion_us), 0.0, "us",
+    t.add(non_negative("driver.completion_us", at(&SimConfig::driver, &host::DeviceDriverParams::completion_processing_s), 0.0, "us",
                        "driver processing of each completion"));
-    t.add(integer("driver.retries", at(&SimConfig::driver, &DriverConfig::retries), 3, 0, 1000, "retries",
+    t.add(integer("driver.retries", at(&SimConfig::driver, &host::DeviceDriverParams::retries), 3, 0, 1000, "retries",
                   "times an I/O whose exchange was aborted is issued again before it is reported failed"));
-    t.add(integer("driver.disk_outstanding", at(&SimConfig::driver, &DriverConfig::disk_outstanding), 0, 0, 65535, "requests",
+    t.add(integer("driver.disk_outstanding", at(&SimConfig::driver, &host::DeviceDriverParams::disk_outstanding), 0, 0, 65535, "requests",
                   "requests per disk the driver lets go on to the HBA at once, the rest waiting for their disk in the driver "
                   "(docs/hba.md, \"Outstanding commands per disk\"); 0 = no limit"));
 }
@@ -260,55 +284,55 @@ void add_driver(ParameterTable& t)
 void add_disk(ParameterTable& t)
 {
     // Disks (docs/disk.md, "The disks").
-    t.add(integer("disk.count", disk(&DiskConfig::count), 16, 1, 125, "disks", "disks on the loop"));
-    t.add(per_disk(non_negative("disk.access_ms", disk(&DiskConfig::access_ms), 2.0, "ms", "access time per command before data moves")));
-    t.add(per_disk(positive("disk.rate_mbs", disk(&DiskConfig::rate_mbs), 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)")));
-    t.add(per_disk(integer("disk.queue_slots", disk(&DiskConfig::queue_slots), 16, 1, 1024, "commands",
+    t.add(integer("disk.count", at(&SimConfig::disk_count), 16, 1, 125, "disks", "disks on the loop"));
+    t.add(per_disk(non_negative("disk.access_ms", disk(&DiskParams::access_time_s), 2.0, "ms", "access time per command before data moves")));
+    t.add(per_disk(positive("disk.rate_mbs", disk(&DiskParams::media_rate_bytes_per_s), 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)")));
+    t.add(per_disk(integer("disk.queue_slots", disk(&DiskParams::queue_slots), 16, 1, 1024, "commands",
                            "commands a disk accepts at once; one more is answered TASK SET FULL")));
-    t.add(per_disk(integer("disk.max_concurrent", disk(&DiskConfig::max_concurrent), 1, 1, 1024, "commands",
+    t.add(per_disk(integer("disk.max_concurrent", disk(&DiskParams::max_concurrent), 1, 1, 1024, "commands",
                            "fixed: commands in service at once, each in its own access; their media transfers go one at a time "
                            "at disk.rate_mbs (docs/disk.md, \"Concurrent commands\"); 1 = one command at a time")));
     // Fixed and zoned disks (docs/disk.md, "The disks"); the zoned defaults are the Seagate
     // ST3500630NS of docs/disk.md's drive table (configs/disks/).
-    t.add(choice("disk.model", disk(&DiskConfig::model), disk::DiskModel::Fixed,
+    t.add(choice("disk.model", disk(&DiskParams::model), disk::DiskModel::Fixed,
                  {{"fixed", disk::DiskModel::Fixed}, {"zoned", disk::DiskModel::Zoned}},
                  "fixed: disk.access_ms + size / disk.rate_mbs; zoned: the mechanical model (seek, rotation, zones, buffer)"));
-    t.add(per_disk(choice("disk.access_dist", disk(&DiskConfig::access_dist), disk::AccessDist::Constant,
+    t.add(per_disk(choice("disk.access_dist", disk(&DiskParams::access_dist), disk::AccessDist::Constant,
                           {{"constant", disk::AccessDist::Constant}, {"uniform", disk::AccessDist::Uniform},
                            {"exponential", disk::AccessDist::Exponential}},
                           "fixed model: distribution of the access time, mean disk.access_ms (uniform on [0, 2 mean])")));
-    t.add(per_disk(positive("disk.rpm", disk(&DiskConfig::rpm), 7200.0, "rpm", "zoned: spindle speed; one revolution R_max = 60000 / rpm ms")));
-    t.add(per_disk(integer("disk.cylinders", disk(&DiskConfig::cylinders), 60801, 3, 10000000, "cylinders", "zoned: cylinders")));
-    t.add(per_disk(integer("disk.heads", disk(&DiskConfig::heads), 15, 1, 255, "heads", "zoned: recording surfaces (tracks per cylinder)")));
-    t.add(bytes("disk.sector_bytes", disk(&DiskConfig::sector_bytes), 512, 256, 65536, "zoned: sector size, the LBA unit"));
-    t.add(per_disk(positive("disk.sector_time_inner_ms", disk(&DiskConfig::sector_time_inner_ms), 0.012064, "ms",
+    t.add(per_disk(positive("disk.rpm", geometry(&ZoneGeometryParams::revolution_s), 7200.0, "rpm", "zoned: spindle speed; one revolution R_max = 60000 / rpm ms")));
+    t.add(per_disk(integer("disk.cylinders", geometry(&ZoneGeometryParams::cylinders), 60801, 3, 10000000, "cylinders", "zoned: cylinders")));
+    t.add(per_disk(integer("disk.heads", geometry(&ZoneGeometryParams::heads), 15, 1, 255, "heads", "zoned: recording surfaces (tracks per cylinder)")));
+    t.add(bytes("disk.sector_bytes", geometry(&ZoneGeometryParams::sector_bytes), 512, 256, 65536, "zoned: sector size, the LBA unit"));
+    t.add(per_disk(positive("disk.sector_time_inner_ms", geometry(&ZoneGeometryParams::sector_time_inner_s), 0.012064, "ms",
                             "zoned: time of one sector on the innermost track (t_max)")));
-    t.add(per_disk(positive("disk.sector_time_outer_ms", disk(&DiskConfig::sector_time_outer_ms), 0.005976, "ms",
+    t.add(per_disk(positive("disk.sector_time_outer_ms", geometry(&ZoneGeometryParams::sector_time_outer_s), 0.005976, "ms",
                             "zoned: time of one sector on the outermost track (t_min)")));
-    t.add(per_disk(non_negative("disk.seek_read_min_ms", disk(&DiskConfig::seek_read_min_ms), 0.8, "ms",
+    t.add(per_disk(non_negative("disk.seek_read_min_ms", zoned(&ZonedParams::seek_read_min_s), 0.8, "ms",
                                 "zoned: read seek over one cylinder (track to track)")));
-    t.add(per_disk(non_negative("disk.seek_read_max_ms", disk(&DiskConfig::seek_read_max_ms), 17.0, "ms",
+    t.add(per_disk(non_negative("disk.seek_read_max_ms", zoned(&ZonedParams::seek_read_max_s), 17.0, "ms",
                                 "zoned: read seek over every cylinder (full stroke)")));
-    t.add(per_disk(non_negative("disk.seek_write_min_ms", disk(&DiskConfig::seek_write_min_ms), 1.0, "ms",
+    t.add(per_disk(non_negative("disk.seek_write_min_ms", zoned(&ZonedParams::seek_write_min_s), 1.0, "ms",
                                 "zoned: write seek over one cylinder (track to track)")));
-    t.add(per_disk(non_negative("disk.seek_write_max_ms", disk(&DiskConfig::seek_write_max_ms), 18.0, "ms",
+    t.add(per_disk(non_negative("disk.seek_write_max_ms", zoned(&ZonedParams::seek_write_max_s), 18.0, "ms",
                                 "zoned: write seek over every cylinder (full stroke)")));
-    t.add(choice("disk.positioning", disk(&DiskConfig::positioning), disk::PositioningMode::Physical,
+    t.add(choice("disk.positioning", zoned(&ZonedParams::positioning), disk::PositioningMode::Physical,
                  {{"physical", disk::PositioningMode::Physical}, {"stochastic", disk::PositioningMode::Stochastic}},
                  "zoned: physical = head position and spindle phase are state; stochastic = independent draws (f_D)"));
-    t.add(choice("disk.scheduler", disk(&DiskConfig::scheduler), disk::Scheduler::Fcfs,
+    t.add(choice("disk.scheduler", disk(&DiskParams::scheduler), disk::Scheduler::Fcfs,
                  {{"fcfs", disk::Scheduler::Fcfs}, {"sptf", disk::Scheduler::Sptf}},
                  "zoned: order of the queued commands; sptf = shortest positioning time first (physical only)"));
-    t.add(per_disk(boolean("disk.write_cache", disk(&DiskConfig::write_cache), false,
+    t.add(per_disk(boolean("disk.write_cache", disk(&DiskParams::write_cache), false,
                            "zoned: write-back (complete once in the buffer) instead of write-through")));
-    t.add(per_disk(integer("disk.buffer_kib", disk(&DiskConfig::buffer_kib), 1024, 8, 4194304, "KiB",
+    t.add(per_disk(integer("disk.buffer_kib", disk(&DiskParams::buffer_bytes), 1024, 8, 4194304, "KiB",
                            "zoned: buffer for read streaming, and the write cache's limit")));
-    t.add(per_disk(real("disk.buffer_full_ratio", disk(&DiskConfig::buffer_full_ratio), 0.25, 0.0, "",
+    t.add(per_disk(real("disk.buffer_full_ratio", disk(&DiskParams::buffer_full_ratio), 0.25, 0.0, "",
                         "zoned: read data go to the HBA when the buffer holds this share of it or the rest of the I/O", true, 1.0)));
-    t.add(per_disk(non_negative("disk.command_overhead_us", disk(&DiskConfig::command_overhead_us), 0.0, "us",
+    t.add(per_disk(non_negative("disk.command_overhead_us", zoned(&ZonedParams::command_overhead_s), 0.0, "us",
                                 "zoned: controller firmware time per command")));
     // A fixed disk's capacity: what an erase job writes (docs/erasure.md, "Erasure"); LBAs are 32 bits.
-    t.add(per_disk(real("disk.capacity_gb", disk(&DiskConfig::capacity_gb), 0.0, 0.0, "GB",
+    t.add(per_disk(real("disk.capacity_gb", disk(&DiskParams::capacity_bytes), 0.0, 0.0, "GB",
                         "fixed: capacity (GB = 10^9 bytes, 512-byte blocks) that erase jobs write and LBAs are checked against; 0 = none",
                         false, 2199.0)));
 }
@@ -332,7 +356,7 @@ void add_workload(ParameterTable& t)
     t.add(derived(integer("workload.warmup_ios", workload(&WorkloadConfig::warmup_ios), std::nullopt, 0, kInt64Max, "I/Os",
                           "completions left out at the start; as many are left out at the end as cool-down"),
                   "10*workload.queue_depth*disk.count",
-                  [](SimConfig& c) { c.workload.warmup_ios = 10ull * c.workload.queue_depth * c.disk.count; }));
+                  [](SimConfig& c) { c.workload.warmup_ios = 10ull * c.workload.queue_depth * c.disk_count; }));
     t.add(integer("workload.seed", workload(&WorkloadConfig::seed), 1, 0, kInt64Max, "", "seed of the random number generators"));
 
     // The workloads' addresses, the storage controller's volume and the transport below it (docs/host.md,
@@ -344,7 +368,7 @@ void add_workload(ParameterTable& t)
                  {{"none", controller::RaidLevel::None}, {"raid0", controller::RaidLevel::Raid0},
                   {"raid1", controller::RaidLevel::Raid1}, {"raid5", controller::RaidLevel::Raid5}},
                  "none: each disk its own volume; else all disks form one volume (raid1: mirrored pairs, even disk.count)"));
-    t.add(integer("volume.stripe_kib", at(&SimConfig::volume, &VolumeConfig::stripe_kib), 64, 1, 1024 * 1024, "KiB",
+    t.add(integer("volume.stripe_kib", at(&SimConfig::volume, &VolumeConfig::stripe_bytes), 64, 1, 1024 * 1024, "KiB",
                   "stripe unit of the volume"));
     t.add(choice("volume.split_merge", at(&SimConfig::volume, &VolumeConfig::split_merge), controller::SplitMerge::ForkJoin,
                  {{"fork_join", controller::SplitMerge::ForkJoin}, {"strict", controller::SplitMerge::Strict}},
@@ -387,7 +411,7 @@ void add_erase(ParameterTable& t)
                   "erase: blocks per WRITE SAME(10) range (the last one: the rest)"));
     t.add(derived(integer("erase.disks", at(&SimConfig::erase, &EraseConfig::disks), std::nullopt, 1, 125, "disks",
                           "erase: the first this many disks of the loop are erased"),
-                  "disk.count", [](SimConfig& c) { c.erase.disks = c.disk.count; }));
+                  "disk.count", [](SimConfig& c) { c.erase.disks = c.disk_count; }));
     t.add(choice("transport", at(&SimConfig::transport), Transport::Loop, {{"loop", Transport::Loop}, {"ideal", Transport::Ideal}},
                  "loop: driver, HBAs and the FC-AL loop; ideal: the controller reaches the disks directly in zero time"));
 }
@@ -399,21 +423,21 @@ void add_schedule(ParameterTable& t)
     t.add(choice("schedule", at(&SimConfig::schedule), Schedule::Cmdf, {{"normal", Schedule::Normal}, {"cmdf", Schedule::Cmdf}},
                  "normal: all cmdf.* off; cmdf: command_queue + arbitration + preempt (cmdf.* keys given override it)"));
     // The three Command-First levels; unset, they follow the schedule.
-    t.add(derived(choice("cmdf.fifo", at(&SimConfig::cmdf, &hba::CommandFirst::fifo), hba::CommandFifo::Off,
+    t.add(derived(choice("cmdf.fifo", initiator(&HbaParams::cmdf, &hba::CommandFirst::fifo), hba::CommandFifo::Off,
                          {{"off", hba::CommandFifo::Off}, {"reorder", hba::CommandFifo::Reorder},
                           {"command_queue", hba::CommandFifo::CommandQueue}},
                          "commands ahead of data: reorder = inserted ahead in one FIFO, command_queue = separate FIFO checked first"),
                   "from schedule", [](SimConfig& c) {
-                      c.cmdf.fifo = c.schedule == Schedule::Cmdf ? hba::CommandFifo::CommandQueue : hba::CommandFifo::Off;
+                      c.initiator.cmdf.fifo = c.schedule == Schedule::Cmdf ? hba::CommandFifo::CommandQueue : hba::CommandFifo::Off;
                   }));
-    t.add(derived(boolean("cmdf.arbitration", at(&SimConfig::cmdf, &hba::CommandFirst::arbitration), false,
+    t.add(derived(boolean("cmdf.arbitration", initiator(&HbaParams::cmdf, &hba::CommandFirst::arbitration), false,
                           "with a command at the head, arbitrate even when fairness forbids it"),
-                  "from schedule", [](SimConfig& c) { c.cmdf.arbitration = c.schedule == Schedule::Cmdf; }));
-    t.add(derived(boolean("cmdf.preempt", at(&SimConfig::cmdf, &hba::CommandFirst::preempt), false,
+                  "from schedule", [](SimConfig& c) { c.initiator.cmdf.arbitration = c.schedule == Schedule::Cmdf; }));
+    t.add(derived(boolean("cmdf.preempt", initiator(&HbaParams::cmdf, &hba::CommandFirst::preempt), false,
                           "while OPEN, close and TRANSFER to the disk a waiting command is for"),
-                  "from schedule", [](SimConfig& c) { c.cmdf.preempt = c.schedule == Schedule::Cmdf; }));
+                  "from schedule", [](SimConfig& c) { c.initiator.cmdf.preempt = c.schedule == Schedule::Cmdf; }));
 
-    t.add(choice("cmdf.impl", at(&SimConfig::cmdf, &CmdfConfig::impl), CmdfImpl::Model, {{"model", CmdfImpl::Model}, {"rtl", CmdfImpl::Rtl}},
+    t.add(choice("cmdf.impl", at(&SimConfig::cmdf_impl), CmdfImpl::Model, {{"model", CmdfImpl::Model}, {"rtl", CmdfImpl::Rtl}},
                  "the controller's transmit queue: model = the SystemC reference, rtl = the Verilated RTL (rtl/cmdf_top.v)"));
     // Bounded so that clock edges stay representable in picoseconds over any run, and the block keeps
     // up with the loop's push and pop rate closely enough that its time stays near the ports'.

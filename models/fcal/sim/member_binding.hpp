@@ -1,13 +1,15 @@
 #pragma once
-// The field a parameter fills, named by member pointers and checked by the compiler:
-//   at(&SimConfig::initiator, &HbaConfig::cmd_exec_us)   a field of one of SimConfig's sections
-//   at(&SimConfig::transport)                              a field of SimConfig itself
+// The field a parameter fills, named by a path of member pointers and checked by the compiler:
+//   at(&SimConfig::disk, &disk::DiskParams::access_time_s)          a field of a module's config
+//   at(&SimConfig::disk, &disk::DiskParams::zoned, &disk::ZonedParams::command_overhead_s)   nested
+//   at(&SimConfig::transport)                                        a field of SimConfig itself
 // Bools, integers, enums (through a choice's codes), reals and std::optional of any of them (left
-// unset unless the key is given). Fields of SimConfig::disk also reach one disk's DiskConfig, for
-// the per-disk overrides disk.<i>.<name>.
+// unset unless the key is given). A path that starts at SimConfig::disk also reaches one disk's
+// DiskParams, for the per-disk overrides disk.<i>.<name>.
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 #include <type_traits>
 
 #include "fcal/sim/parameter.hpp"
@@ -58,58 +60,60 @@ std::optional<FieldValue> value_of(const T& field)
         return FieldValue{static_cast<std::int64_t>(field)};
 }
 
-template <class S, class T>
-class SectionField final : public FieldBinding {
+// The member a path of member pointers leads to (a member of a base of the object too).
+template <class T>
+T& walk(T& object)
+{
+    return object;
+}
+template <class T, class M, class... Rest>
+decltype(auto) walk(T& object, M member, Rest... rest)
+{
+    return walk(object.*member, rest...);
+}
+
+// `first` is a member of SimConfig, `rest` leads from it to the field.
+template <class First, class... Rest>
+class PathField final : public FieldBinding {
 public:
-    SectionField(S SimConfig::*section, T S::*member) : section_(section), member_(member) {}
-    void store(SimConfig& c, const FieldValue& v) const override { assign((c.*section_).*member_, v); }
-    std::optional<FieldValue> load(const SimConfig& c) const override { return value_of((c.*section_).*member_); }
-    bool in_disk() const override { return std::is_same_v<S, DiskConfig>; }
-    void store(DiskConfig& d, const FieldValue& v) const override
+    explicit PathField(First first, Rest... rest) : first_(first), rest_(rest...) {}
+    void store(SimConfig& c, const FieldValue& v) const override { assign(field(c.*first_), v); }
+    std::optional<FieldValue> load(const SimConfig& c) const override { return value_of(field(c.*first_)); }
+    bool in_disk() const override { return kInDisk; }
+    void store(disk::DiskParams& d, const FieldValue& v) const override
     {
-        if constexpr (std::is_same_v<S, DiskConfig>)
-            assign(d.*member_, v);
+        if constexpr (kInDisk)
+            assign(field(d), v);
         else
             FieldBinding::store(d, v);
     }
-    std::optional<FieldValue> load(const DiskConfig& d) const override
+    std::optional<FieldValue> load(const disk::DiskParams& d) const override
     {
-        if constexpr (std::is_same_v<S, DiskConfig>)
-            return value_of(d.*member_);
+        if constexpr (kInDisk)
+            return value_of(field(d));
         else
             return FieldBinding::load(d);
     }
 
 private:
-    S SimConfig::*section_;
-    T S::*member_;
-};
+    static constexpr bool kInDisk = std::is_same_v<First, disk::DiskParams SimConfig::*>;
+    template <class S>
+    decltype(auto) field(S& section) const
+    {
+        return std::apply([&](auto... member) -> decltype(auto) { return walk(section, member...); }, rest_);
+    }
 
-template <class T>
-class RootField final : public FieldBinding {
-public:
-    explicit RootField(T SimConfig::*member) : member_(member) {}
-    void store(SimConfig& c, const FieldValue& v) const override { assign(c.*member_, v); }
-    std::optional<FieldValue> load(const SimConfig& c) const override { return value_of(c.*member_); }
-
-private:
-    T SimConfig::*member_;
+    First first_;
+    std::tuple<Rest...> rest_;
 };
 
 }  // namespace binding
 
-// `member` may be a member of a base of the section (HbaConfig's for SimConfig::initiator).
-template <class S, class B, class T>
-std::shared_ptr<const FieldBinding> at(S SimConfig::*section, T B::*member)
+template <class First, class... Rest>
+std::shared_ptr<const FieldBinding> at(First first, Rest... rest)
 {
-    static_assert(std::is_base_of_v<B, S>, "the member belongs to another section");
-    return std::make_shared<binding::SectionField<S, T>>(section, static_cast<T S::*>(member));
-}
-
-template <class T>
-std::shared_ptr<const FieldBinding> at(T SimConfig::*member)
-{
-    return std::make_shared<binding::RootField<T>>(member);
+    static_assert(std::is_member_object_pointer_v<First>, "a path of members of SimConfig");
+    return std::make_shared<binding::PathField<First, Rest...>>(first, rest...);
 }
 
 }  // namespace fcal::sim

@@ -4,61 +4,30 @@
 
 namespace fcal::sim {
 
-using sc_core::SC_US;
-using sc_core::sc_time;
-
 namespace {
 
-hba::HbaParams hba_params(const SimConfig& config, const HbaConfig& c, double handling_us, std::uint64_t burst, hba::DmaPolicy policy)
+loop::PortConfig port_config(const std::string& name, phy::AlPa al_pa, const loop::PortConfig& keys)
 {
-    hba::HbaParams p;
-    p.block_bytes = lba_block_bytes(config);
-    p.cmd_exec = sc_time(c.cmd_exec_us, SC_US);
-    p.xfer_rdy_or_rsp = sc_time(handling_us, SC_US);
-    p.frame_proc = sc_time(c.frame_proc_ns, sc_core::SC_NS);
-    p.single_frame_transfer = sc_time(c.sft_us, SC_US);
-    p.sft_engine = c.sft_engine;
-    p.dma.bandwidth_bytes_per_s = c.dma_mbs * 1e6;
-    p.dma.sched_overhead = sc_time(c.dma_sched_us, SC_US);
-    p.dma.policy = policy;
-    p.max_payload = c.max_payload;
-    p.burst_bytes = static_cast<std::uint32_t>(burst);
-    return p;
-}
-
-loop::PortConfig port_config(const std::string& name, phy::AlPa al_pa, const HbaConfig& c)
-{
-    loop::PortConfig p;
+    loop::PortConfig p = keys;
     p.name = name;
     p.al_pa = al_pa;
-    p.fair = c.fair;
-    p.incoming_buffers = c.incoming_buffers;
-    p.login_bb_credit = c.login_bb_credit;
-    p.full_duplex = c.full_duplex;
-    p.circuit_hold_s = c.circuit_hold_us * 1e-6;
     return p;
 }
 
 loop::LoopConfig loop_config(const SimConfig& config, const std::vector<phy::AlPa>& disk_al_pas)
 {
-    loop::LoopConfig lc;
-    lc.rate = config.loop.rate;
-    lc.baud = config.loop.baud_gbps * 1e9;
-    lc.propagation_ns_per_m = config.loop.propagation_ns_per_m;
-    lc.port_delay_words = config.loop.port_delay_words;
-    lc.hop_m = {config.loop.hop_m};
-    lc.ber = config.loop.ber;
-    lc.al_time_s = config.loop.al_time_us * 1e-6;
+    loop::LoopConfig lc = config.loop;
+    lc.hop_m = {config.ring.hop_m};
     lc.error_seed = loop::derive_seed(config.workload.seed, 0x6C6F6F70 /* "loop" */, 0);  // a stream of its own
     loop::LoopNode controller;
-    controller.port = port_config("controller", config.initiator.al_pa, config.initiator);
+    controller.port = port_config("controller", config.initiator_port.al_pa, config.initiator_port);
     lc.nodes.push_back(controller);
     for (std::size_t d = 0; d < disk_al_pas.size(); ++d) {
         loop::LoopNode n;
-        n.port = port_config("disk" + std::to_string(d), disk_al_pas[d], config.target);
+        n.port = port_config("disk" + std::to_string(d), disk_al_pas[d], config.target_port);
         lc.nodes.push_back(n);
     }
-    while (lc.nodes.size() < config.loop.nodes) {
+    while (lc.nodes.size() < config.ring.nodes) {
         loop::LoopNode n;
         n.passive = true;
         lc.nodes.push_back(n);
@@ -93,29 +62,18 @@ controller::DecodeParams decode_params(const SimConfig& config)
 ModuleConfigs module_configs(const SimConfig& config)
 {
     ModuleConfigs m;
-    const unsigned disks = config.disk.count;
+    const unsigned disks = config.disk_count;
     for (unsigned id = 0; m.disk_al_pas.size() < disks; ++id) {
         const phy::AlPa a = phy::al_pa_of_loop_id(id);
-        if (a != config.initiator.al_pa) m.disk_al_pas.push_back(a);
+        if (a != config.initiator_port.al_pa) m.disk_al_pas.push_back(a);
     }
     for (unsigned d = 0; d < disks; ++d) m.disks.push_back(disk_params(config, d));
 
     m.loop = loop_config(config, m.disk_al_pas);
-    m.initiator = hba_params(config, config.initiator, config.initiator.xfer_rdy_us, 0, config.initiator.dma_policy);
-    m.initiator.cmdf = config.cmdf;  // the Command-First levels; the implementation is the builder's choice
-    m.initiator.task_set_full_retry = sc_time(config.initiator.task_set_full_retry_us, SC_US);
-    m.initiator.exchange_timeout = sc_time(config.initiator.exchange_timeout_ms, sc_core::SC_MS);
-    m.initiator.abts_timeout = sc_time(config.initiator.abts_timeout_ms, sc_core::SC_MS);
-    m.controller_fifos.frames = config.initiator.tx_fifo_frames;
-    m.controller_fifos.commands = config.initiator.cmd_fifo_frames;
-    m.target = hba_params(config, config.target, config.target.rsp_gen_us, config.target.burst_bytes, hba::DmaPolicy::Fcfs);
-    m.target.data_timeout = sc_time(config.target.data_timeout_ms, sc_core::SC_MS);
-
-    m.driver.arrival_processing_s = config.driver.arrival_us * 1e-6;
-    m.driver.completion_processing_s = config.driver.completion_us * 1e-6;
-    m.driver.max_outstanding = config.initiator.max_outstanding;
-    m.driver.disk_outstanding = config.driver.disk_outstanding;
-    m.driver.retries = config.driver.retries;
+    m.initiator = config.initiator;
+    m.controller_fifos = config.controller_fifos;
+    m.target = config.target;
+    m.driver = config.driver;
 
     // What the workload addresses, sized (and checked) by the configuration (sim/sim_config.hpp).
     const AddressSpace space = address_space(config);

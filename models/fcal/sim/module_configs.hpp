@@ -1,7 +1,7 @@
 #pragma once
 // What each module of the modelled system is built with (docs/model.md, "The modelled system"),
-// worked out from a resolved SimConfig: the modules' own units (seconds, sc_time, bytes per
-// second), the AL_PAs, the ring and what the workload addresses. A pure function: nothing is
+// worked out from a resolved SimConfig, which holds most modules' configs already: this adds the
+// AL_PAs, each disk's seed, the ring and what the workload addresses. A pure function: nothing is
 // elaborated, so it is unit-tested without building a system; the system builder
 // (sim/storage_system.hpp) only puts modules together from it.
 #include <optional>

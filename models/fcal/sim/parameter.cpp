@@ -32,9 +32,9 @@ std::string hex_text(std::int64_t value)
 
 }  // namespace
 
-void FieldBinding::store(DiskConfig&, const FieldValue&) const { throw std::logic_error("not a field of a disk's configuration"); }
+void FieldBinding::store(disk::DiskParams&, const FieldValue&) const { throw std::logic_error("not a field of a disk's configuration"); }
 
-std::optional<FieldValue> FieldBinding::load(const DiskConfig&) const
+std::optional<FieldValue> FieldBinding::load(const disk::DiskParams&) const
 {
     throw std::logic_error("not a field of a disk's configuration");
 }
@@ -53,9 +53,12 @@ FieldValue Parameter::field_value(const ParamValue& value) const
             if (c.text == std::get<std::string>(value)) return c.code;
         throw std::logic_error(key + ": no choice " + std::get<std::string>(value));
     }
-    if (type == ParamType::Real) return std::get<double>(value) * field_scale;
+    if (type == ParamType::Real) {
+        const double v = std::get<double>(value);
+        return field_reciprocal ? field_scale / v : v * field_scale;
+    }
     if (type == ParamType::Bool) return std::get<bool>(value);
-    return std::get<std::int64_t>(value);
+    return std::get<std::int64_t>(value) * static_cast<std::int64_t>(field_scale);
 }
 
 ParamValue Parameter::param_value(const FieldValue& value) const
@@ -67,10 +70,13 @@ ParamValue Parameter::param_value(const FieldValue& value) const
         for (const Choice& c : choices)
             if (c.code == code()) return c.text;
         throw std::logic_error(key + ": no choice has code " + std::to_string(code()));
-    case ParamType::Real: return std::get<double>(value) / field_scale;
+    case ParamType::Real: {
+        const double v = std::get<double>(value);
+        return field_reciprocal ? field_scale / v : v / field_scale;
+    }
     case ParamType::Bool: return std::get<bool>(value);
     case ParamType::Integer:
-    case ParamType::Bytes:
+    case ParamType::Bytes: return code() / static_cast<std::int64_t>(field_scale);
     case ParamType::AlPa: return code();
     }
     throw std::logic_error("unknown parameter type");
@@ -152,6 +158,17 @@ std::string range_text(const Parameter& p)
     }
     }
     throw std::logic_error("unknown parameter type");
+}
+
+UnitScale si_scale(const std::string& unit)
+{
+    if (const auto seconds = seconds_per_unit(unit)) return {*seconds};
+    if (unit == "MB/s") return {1e6};
+    if (unit == "GB") return {1e9};
+    if (unit == "Gbaud") return {1e9};
+    if (unit == "KiB") return {1024};
+    if (unit == "rpm") return {60.0, true};
+    return {};
 }
 
 std::optional<double> seconds_per_unit(const std::string& unit)

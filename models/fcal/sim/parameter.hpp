@@ -16,6 +16,10 @@
 
 #include "fcal/loop/loop.hpp"
 
+namespace fcal::disk {
+struct DiskParams;
+}
+
 namespace fcal::sim {
 
 // A configuration mistake by the user: the loop's ConfigError, the project's only one (one line
@@ -23,14 +27,13 @@ namespace fcal::sim {
 using loop::ConfigError;
 
 struct SimConfig;
-struct DiskConfig;
 
 enum class ParamType { Bool, Integer, Real, Choice, Bytes, AlPa };
 
 // A value as the user gives it: choices as their text.
 using ParamValue = std::variant<bool, std::int64_t, double, std::string>;
 // A value as a configuration field holds it, before the field's own type: choices as the code of
-// their enum value, reals in the field's unit.
+// their enum value, reals and integers in the field's unit (SI).
 using FieldValue = std::variant<bool, std::int64_t, double>;
 
 // How a parameter reaches the configuration field it fills, and back (sim/member_binding.hpp).
@@ -40,10 +43,10 @@ public:
     virtual void store(SimConfig& config, const FieldValue& value) const = 0;
     // nullopt: an optional field that was left unset.
     virtual std::optional<FieldValue> load(const SimConfig& config) const = 0;
-    // The same field in one disk's configuration: only for fields of DiskConfig.
+    // The same field in one disk's configuration: only for fields of SimConfig::disk.
     virtual bool in_disk() const { return false; }
-    virtual void store(DiskConfig& disk, const FieldValue& value) const;
-    virtual std::optional<FieldValue> load(const DiskConfig& disk) const;
+    virtual void store(disk::DiskParams& disk, const FieldValue& value) const;
+    virtual std::optional<FieldValue> load(const disk::DiskParams& disk) const;
 };
 
 // One entry of a choice's table: the text that is parsed and printed, and its enum value's code.
@@ -72,13 +75,16 @@ struct Parameter {
     // ... and of Choice values.
     std::vector<Choice> choices;
     // A disk.* key one disk may override as disk.<i>.<name> (docs/disk.md, "Disks that differ"); its field
-    // is one of DiskConfig's.
+    // is one of SimConfig::disk's.
     bool per_disk = false;
 
-    // The field it fills. A Real field may hold the value in another unit than the key's (SI
-    // seconds for "us"): field = value x field_scale.
+    // The field it fills, in SI units where the key's unit is not (seconds for "us", bytes for
+    // "KiB"): field = value x field_scale, or field_scale / value when field_reciprocal (a
+    // revolution time in seconds for "rpm"). Integer and Bytes keys scale by whole numbers only.
     std::shared_ptr<const FieldBinding> field;
     double field_scale = 1.0;
+    bool field_reciprocal = false;
+    bool scaled() const { return field_scale != 1.0 || field_reciprocal; }
     // Without a default_value: sets the field from other fields (those of keys with plain defaults)
     // when the key is not given; none leaves an optional field unset.
     void (*derive)(SimConfig& config) = nullptr;
@@ -96,6 +102,14 @@ std::string format_bytes(std::uint64_t bytes);  // 65536 -> "64K"; 2048 and 6553
 // A value as the configuration echo and --list-params --json write it: byte sizes as numbers,
 // AL_PAs as "0xHH", choices as their text.
 nlohmann::json json_value(const Parameter& parameter, const ParamValue& value);
+// The scale from a unit to its SI unit, as Parameter::field_scale and field_reciprocal say it: "us"
+// 1e-6 (seconds), "MB/s" 1e6 (bytes/s), "KiB" 1024 (bytes), "rpm" 60 reciprocal (seconds per
+// revolution), ...; 1 for a unit kept as it is (frames, m, ns/m).
+struct UnitScale {
+    double factor = 1.0;
+    bool reciprocal = false;
+};
+UnitScale si_scale(const std::string& unit);
 // Seconds per unit of a time unit ("s", "ms", "us", "ns"); nullopt for any other unit.
 std::optional<double> seconds_per_unit(const std::string& unit);
 

@@ -280,7 +280,7 @@ void ParameterTable::add(Parameter parameter)
     if (parameter.type == ParamType::Choice && parameter.choices.empty()) wrong("has no choices");
     if (!parameter.field) wrong("fills no field");
     if (parameter.per_disk && (!parameter.field->in_disk() || parameter.key.rfind("disk.", 0) != 0))
-        wrong("is per disk but not a disk.* key of DiskConfig");
+        wrong("is per disk but not a disk.* key of SimConfig::disk");
     if (parameter.default_value) {
         try {
             if (parameter.type == ParamType::Choice) parse_text(parameter, std::get<std::string>(*parameter.default_value));
@@ -550,26 +550,36 @@ bool ParameterTable::has_value(const std::string& key) const
     return entries_[it->second].value.has_value() || parameters_[it->second].default_value.has_value();
 }
 
+namespace {
+
+// disk.<index>.<name> for the per-disk key disk.<name>.
+std::string disk_key(unsigned index, const std::string& key) { return "disk." + std::to_string(index) + key.substr(4); }
+
+}  // namespace
+
 void ParameterTable::fill(SimConfig& config) const
 {
     for (std::size_t i = 0; i < parameters_.size(); ++i) {
         const Parameter& p = parameters_[i];
         const auto& value = entries_[i].value ? entries_[i].value : p.default_value;
-        if (value) p.field->store(config, p.field_value(*value));
+        if (!value) continue;
+        p.field->store(config, p.field_value(*value));
+        if (p.type == ParamType::Real && p.scaled()) config.given[p.key] = std::get<double>(*value);
     }
     // Derived defaults read only fields of keys with plain defaults, all filled by now.
     for (std::size_t i = 0; i < parameters_.size(); ++i)
         if (!entries_[i].value && !parameters_[i].default_value && parameters_[i].derive) parameters_[i].derive(config);
 
-    config.disks.assign(config.disk.count, config.disk);
+    config.disks.assign(config.disk_count, config.disk);
     for (const auto& [where, value] : overrides_) {
         const auto& [disk, key] = where;
-        if (disk >= config.disk.count)
-            throw ConfigError("disk." + std::to_string(disk) + key.substr(4) + ": disk " + std::to_string(disk) +
-                              " does not exist (disk.count = " + std::to_string(config.disk.count) + ", disks 0.." +
-                              std::to_string(config.disk.count - 1) + ")");
+        if (disk >= config.disk_count)
+            throw ConfigError(disk_key(disk, key) + ": disk " + std::to_string(disk) +
+                              " does not exist (disk.count = " + std::to_string(config.disk_count) + ", disks 0.." +
+                              std::to_string(config.disk_count - 1) + ")");
         const Parameter& p = parameters_[index_.at(key)];
         p.field->store(config.disks[disk], p.field_value(value));
+        if (p.type == ParamType::Real && p.scaled()) config.given[disk_key(disk, key)] = std::get<double>(value);
     }
 }
 
@@ -584,20 +594,30 @@ void put(json& j, const std::string& key, json value)
     (*at)[key.substr(start)] = std::move(value);
 }
 
+// A field's value as the key `key` shows it: a scaled real as it was given when the field still
+// holds what that value gives (SimConfig::given), else converted back from the field.
+ParamValue shown(const Parameter& p, const FieldValue& field, const SimConfig& config, const std::string& key)
+{
+    if (p.type == ParamType::Real && p.scaled())
+        if (const auto it = config.given.find(key); it != config.given.end() && p.field_value(it->second) == field) return it->second;
+    return p.param_value(field);
+}
+
 }  // namespace
 
 json ParameterTable::echo(const SimConfig& config) const
 {
     json j = json::object();
     for (const Parameter& p : parameters_)
-        if (const auto value = p.field->load(config)) put(j, p.key, json_value(p, p.param_value(*value)));
+        if (const auto value = p.field->load(config)) put(j, p.key, json_value(p, shown(p, *value, config, p.key)));
     // Per-disk overrides: the values in which a disk differs from disk.*.
     for (std::size_t d = 0; d < config.disks.size(); ++d)
         for (const Parameter& p : parameters_) {
             if (!p.per_disk) continue;
             const auto mine = p.field->load(config.disks[d]);
-            if (mine && mine != p.field->load(config.disk))
-                put(j, "disk." + std::to_string(d) + p.key.substr(4), json_value(p, p.param_value(*mine)));
+            if (!mine || mine == p.field->load(config.disk)) continue;
+            const std::string key = disk_key(static_cast<unsigned>(d), p.key);
+            put(j, key, json_value(p, shown(p, *mine, config, key)));
         }
     return j;
 }

@@ -15,7 +15,7 @@ std::string rtl_vcd_path(const std::string& vcd_path)
     return (vcd ? vcd_path.substr(0, vcd_path.size() - 4) : vcd_path) + "_rtl.vcd";
 }
 
-bool rtl_vcd(const OutputPaths& paths, const SimConfig& config) { return !paths.vcd.empty() && config.cmdf.impl == CmdfImpl::Rtl; }
+bool rtl_vcd(const OutputPaths& paths, const SimConfig& config) { return !paths.vcd.empty() && config.cmdf_impl == CmdfImpl::Rtl; }
 
 }  // namespace
 

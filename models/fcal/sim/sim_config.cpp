@@ -14,38 +14,9 @@ namespace fcal::sim {
 
 disk::DiskParams disk_params(const SimConfig& c, unsigned index)
 {
+    disk::DiskParams p = index < c.disks.size() ? c.disks[index] : c.disk;
     // One stream per disk, fixed by the workload's seed and the disk's index.
-    return disk_params(index < c.disks.size() ? c.disks[index] : c.disk,
-                       (c.workload.seed + 1) * 0x9E3779B97F4A7C15ULL ^ (index + 1ULL) * 0xBF58476D1CE4E5B9ULL);
-}
-
-disk::DiskParams disk_params(const DiskConfig& d, std::uint64_t seed)
-{
-    disk::DiskParams p;
-    p.model = d.model;
-    p.queue_slots = d.queue_slots;
-    p.max_concurrent = d.max_concurrent;
-    p.seed = seed;
-    p.access_time_s = d.access_ms * 1e-3;
-    p.access_dist = d.access_dist;
-    p.media_rate_bytes_per_s = d.rate_mbs * 1e6;
-    p.capacity_sectors = d.model == disk::DiskModel::Fixed ? static_cast<std::uint64_t>(d.capacity_gb * 1e9 / disk::kFixedSectorBytes) : 0;
-    p.zoned.geometry.cylinders = d.cylinders;
-    p.zoned.geometry.heads = d.heads;
-    p.zoned.geometry.sector_bytes = d.sector_bytes;
-    p.zoned.geometry.revolution_s = 60.0 / d.rpm;
-    p.zoned.geometry.sector_time_inner_s = d.sector_time_inner_ms * 1e-3;
-    p.zoned.geometry.sector_time_outer_s = d.sector_time_outer_ms * 1e-3;
-    p.zoned.seek_read_min_s = d.seek_read_min_ms * 1e-3;
-    p.zoned.seek_read_max_s = d.seek_read_max_ms * 1e-3;
-    p.zoned.seek_write_min_s = d.seek_write_min_ms * 1e-3;
-    p.zoned.seek_write_max_s = d.seek_write_max_ms * 1e-3;
-    p.zoned.positioning = d.positioning;
-    p.zoned.command_overhead_s = d.command_overhead_us * 1e-6;
-    p.scheduler = d.scheduler;
-    p.write_cache = d.write_cache;
-    p.buffer_bytes = static_cast<std::uint64_t>(d.buffer_kib) * 1024;
-    p.buffer_full_ratio = d.buffer_full_ratio;
+    p.seed = (c.workload.seed + 1) * 0x9E3779B97F4A7C15ULL ^ (index + 1ULL) * 0xBF58476D1CE4E5B9ULL;
     return p;
 }
 
@@ -59,33 +30,34 @@ struct DiskKeys {
 };
 
 // The zoned disk's geometry, its own checks reported against the keys that set it.
-disk::ZoneGeometry zone_geometry_of(const DiskConfig& d, const DiskKeys& k)
+disk::ZoneGeometry zone_geometry_of(const disk::DiskParams& d, const DiskKeys& k)
 {
     try {
-        return disk::ZoneGeometry(disk_params(d, 0).zoned.geometry);
+        return disk::ZoneGeometry(d.zoned.geometry);
     } catch (const std::invalid_argument& e) {
         throw ConfigError(k("cylinders") + ", " + k("heads") + ", " + k("rpm") + ", " + k("sector_time_*_ms") + ": " + e.what());
     }
 }
 
 // The rules among one disk's own values.
-void check_disk_model(const DiskConfig& d, const DiskKeys& k)
+void check_disk_model(const disk::DiskParams& d, const DiskKeys& k)
 {
-    if (d.scheduler == disk::Scheduler::Sptf && (d.model != disk::DiskModel::Zoned || d.positioning != disk::PositioningMode::Physical))
+    const disk::ZonedParams& z = d.zoned;
+    if (d.scheduler == disk::Scheduler::Sptf && (d.model != disk::DiskModel::Zoned || z.positioning != disk::PositioningMode::Physical))
         throw ConfigError("disk.scheduler: sptf needs disk.model=zoned and disk.positioning=physical");
     if (d.max_concurrent > 1 && d.model != disk::DiskModel::Fixed)
         throw ConfigError(k("max_concurrent") + ": above 1 needs disk.model=fixed (a zoned disk has one actuator), got " +
                           std::to_string(d.max_concurrent));
     if (d.model != disk::DiskModel::Zoned) return;
-    if (d.sector_time_inner_ms < d.sector_time_outer_ms)
+    if (z.geometry.sector_time_inner_s < z.geometry.sector_time_outer_s)
         throw ConfigError(k("sector_time_inner_ms") + ": must be >= " + k("sector_time_outer_ms") + " (inner tracks hold fewer sectors)");
-    if (d.sector_time_inner_ms > 60000.0 / d.rpm)
+    if (z.geometry.sector_time_inner_s > z.geometry.revolution_s)
         throw ConfigError(k("sector_time_inner_ms") + ": longer than one revolution (60000 / " + k("rpm") + " ms)");
-    if (d.seek_read_min_ms > d.seek_read_max_ms) throw ConfigError(k("seek_read_min_ms") + ": exceeds " + k("seek_read_max_ms"));
-    if (d.seek_write_min_ms > d.seek_write_max_ms) throw ConfigError(k("seek_write_min_ms") + ": exceeds " + k("seek_write_max_ms"));
+    if (z.seek_read_min_s > z.seek_read_max_s) throw ConfigError(k("seek_read_min_ms") + ": exceeds " + k("seek_read_max_ms"));
+    if (z.seek_write_min_s > z.seek_write_max_s) throw ConfigError(k("seek_write_min_ms") + ": exceeds " + k("seek_write_max_ms"));
 }
 
-void check_hba(const std::string& side, const HbaConfig& hba)
+void check_hba(const std::string& side, const loop::PortConfig& hba)
 {
     // Login_BB_Credit promises buffers at OPEN; a port cannot promise more than it has.
     if (hba.login_bb_credit > hba.incoming_buffers)
@@ -113,10 +85,10 @@ void check_volume(const SimConfig& c)
         throw ConfigError("volume.decode: needs volume.raid=raid0, got " + controller::to_string(c.volume.raid));
     if (c.decode.free_fraction > 0 && c.volume.raid != controller::RaidLevel::Raid0)
         throw ConfigError("decode.free_fraction: the DECODE layout needs volume.raid=raid0, got " + controller::to_string(c.volume.raid));
-    if (c.transport == Transport::Ideal && c.cmdf.impl == CmdfImpl::Rtl)
+    if (c.transport == Transport::Ideal && c.cmdf_impl == CmdfImpl::Rtl)
         throw ConfigError("cmdf.impl: rtl puts the RTL in the controller's HBA, which transport=ideal leaves out");
     if (c.volume.raid == controller::RaidLevel::None) return;
-    const unsigned n = c.disk.count;
+    const unsigned n = c.disk_count;
     if (c.volume.raid == controller::RaidLevel::Raid0 && n < 2)
         throw ConfigError("volume.raid: raid0 needs disk.count >= 2, got " + std::to_string(n));
     if (c.volume.raid == controller::RaidLevel::Raid1 && n % 2 != 0)
@@ -129,7 +101,7 @@ void check_volume(const SimConfig& c)
     if (c.workload.io_size_max % kVolumeBlockBytes != 0)
         throw ConfigError("workload.io_size_max: with a RAID volume it must be a multiple of " + std::to_string(kVolumeBlockBytes) +
                           " bytes, got " + std::to_string(c.workload.io_size_max));
-    if (c.volume.stripe_kib * 1024 > host::kDiskCapacityBlocks * kVolumeBlockBytes)
+    if (c.volume.stripe_bytes > host::kDiskCapacityBlocks * kVolumeBlockBytes)
         throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk");
 }
 
@@ -137,13 +109,13 @@ void check_erase(const ParameterTable& t, const SimConfig& c)
 {
     const EraseConfig& e = c.erase;
     if (c.workload.type != WorkloadType::Erase) return;
-    if (e.disks > c.disk.count)
-        throw ConfigError("erase.disks: " + std::to_string(e.disks) + " exceeds disk.count = " + std::to_string(c.disk.count));
+    if (e.disks > c.disk_count)
+        throw ConfigError("erase.disks: " + std::to_string(e.disks) + " exceeds disk.count = " + std::to_string(c.disk_count));
     if (c.transport != Transport::Loop) throw ConfigError("workload.type: erase needs transport=loop (WRITE SAME is an FCP command)");
     if (c.volume.raid != controller::RaidLevel::None)
         throw ConfigError("workload.type: erase writes the disks themselves; it needs volume.raid=none");
     for (unsigned i = 0; i < e.disks; ++i)
-        if (c.disks[i].model == disk::DiskModel::Fixed && c.disks[i].capacity_gb * 1e9 < disk::kFixedSectorBytes)
+        if (c.disks[i].model == disk::DiskModel::Fixed && c.disks[i].capacity_bytes < disk::kFixedSectorBytes)
             throw ConfigError((t.has_override(i, "disk.capacity_gb") ? "disk." + std::to_string(i) + ".capacity_gb"
                                : t.override_disks().empty()     ? std::string("disk.capacity_gb")
                                                                 : "disk.capacity_gb (disk " + std::to_string(i) + ")") +
@@ -166,10 +138,10 @@ std::string number(double value)
 void check_elaboration(const SimConfig& c)
 {
     // The RTL's depths are fixed when it is Verilated.
-    if (c.cmdf.impl == CmdfImpl::Rtl && c.initiator.tx_fifo_frames != cosim::kRtlFrameDepth)
+    if (c.cmdf_impl == CmdfImpl::Rtl && c.controller_fifos.frames != cosim::kRtlFrameDepth)
         throw ConfigError("initiator.tx_fifo_frames: cmdf.impl=rtl needs " + std::to_string(cosim::kRtlFrameDepth) +
                           ", the depth the RTL was built with (CMake option FCAL_RTL_DEPTH)");
-    if (c.cmdf.impl == CmdfImpl::Rtl && c.initiator.cmd_fifo_frames != cosim::kRtlCommandDepth)
+    if (c.cmdf_impl == CmdfImpl::Rtl && c.controller_fifos.commands != cosim::kRtlCommandDepth)
         throw ConfigError("initiator.cmd_fifo_frames: cmdf.impl=rtl needs " + std::to_string(cosim::kRtlCommandDepth) +
                           ", the depth the RTL was built with (CMake option FCAL_RTL_CMD_DEPTH)");
 
@@ -177,11 +149,11 @@ void check_elaboration(const SimConfig& c)
     // merely wait for a word to come round. The loop checks the same with the same arithmetic
     // (loop/loop.cpp): every hop's cable and repeat delay in whole picoseconds.
     if (c.transport == Transport::Loop && c.loop.ber > 0.0) {
-        const phy::LinkTiming timing(c.loop.rate, c.loop.propagation_ns_per_m, c.loop.baud_gbps * 1e9);
+        const phy::LinkTiming timing(c.loop.rate, c.loop.propagation_ns_per_m, c.loop.baud);
         sc_core::sc_time round_trip = sc_core::SC_ZERO_TIME;
-        for (unsigned i = 0; i < c.loop.nodes; ++i) round_trip += timing.cable(c.loop.hop_m) + timing.words(c.loop.port_delay_words);
-        if (sc_core::sc_time(c.loop.al_time_us * 1e-6, sc_core::SC_SEC) <= 2 * round_trip)
-            throw ConfigError("loop.al_time_us: " + number(c.loop.al_time_us) + " us is not above twice the loop's round trip (" +
+        for (unsigned i = 0; i < c.ring.nodes; ++i) round_trip += timing.cable(c.ring.hop_m) + timing.words(c.loop.port_delay_words);
+        if (sc_core::sc_time(c.loop.al_time_s, sc_core::SC_SEC) <= 2 * round_trip)
+            throw ConfigError("loop.al_time_us: " + number(c.loop.al_time_s * 1e6) + " us is not above twice the loop's round trip (" +
                               number(2 * round_trip.to_seconds() * 1e6) + " us); with loop.ber above 0 it must be");
     }
 
@@ -208,15 +180,16 @@ void check_elaboration(const SimConfig& c)
 // What one disk must satisfy beyond its own values' rules: the zoned geometry against the rest of
 // the configuration and the model's limits (sim/config_limits.hpp), for the I/O size and the largest
 // size drawn.
-void check_disk(const SimConfig& c, const DiskConfig& d, const DiskKeys& k, const std::vector<Parameter>& parameters)
+void check_disk(const SimConfig& c, const disk::DiskParams& d, const DiskKeys& k, const std::vector<Parameter>& parameters)
 {
     if (d.model == disk::DiskModel::Zoned) {
         // A read streams through the buffer a media step (4 KiB) at a time and the HBA takes whole
         // frames, so the buffer must hold a step beside a frame's worth left behind.
-        if (static_cast<std::uint64_t>(d.buffer_kib) * 1024 < 4096 + 2ull * c.target.max_payload)
+        if (d.buffer_bytes < 4096 + 2ull * c.target.max_payload)
             throw ConfigError(k("buffer_kib") + ": must hold 4 KiB + 2 x target.max_payload");
         const disk::ZoneGeometry geometry = zone_geometry_of(d, k);
-        const std::uint64_t io_sectors = (c.workload.io_size + d.sector_bytes - 1) / d.sector_bytes;
+        const std::uint32_t sector_bytes = d.zoned.geometry.sector_bytes;
+        const std::uint64_t io_sectors = (c.workload.io_size + sector_bytes - 1) / sector_bytes;
         if (geometry.capacity_sectors() < io_sectors)
             throw ConfigError("workload.io_size: larger than the zoned disk's capacity (" +
                               std::to_string(geometry.capacity_bytes()) + " bytes)");
@@ -226,10 +199,10 @@ void check_disk(const SimConfig& c, const DiskConfig& d, const DiskKeys& k, cons
                               " sectors; READ(10)/WRITE(10) address at most 2^32");
         if (c.volume.raid != controller::RaidLevel::None) {
             // The volume addresses its members in 512-byte blocks.
-            if (d.sector_bytes != kVolumeBlockBytes)
+            if (sector_bytes != kVolumeBlockBytes)
                 throw ConfigError("disk.sector_bytes: a RAID volume of zoned disks needs " + std::to_string(kVolumeBlockBytes) +
-                                  "-byte sectors, got " + std::to_string(d.sector_bytes));
-            if (c.volume.stripe_kib * 1024ull > geometry.capacity_bytes())
+                                  "-byte sectors, got " + std::to_string(sector_bytes));
+            if (c.volume.stripe_bytes > geometry.capacity_bytes())
                 throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk");
         }
     }
@@ -257,7 +230,9 @@ void check_disk(const SimConfig& c, const DiskConfig& d, const DiskKeys& k, cons
 void resolve(SimConfig& c)
 {
     // A loop of n ports is a ring of n cables.
-    if (c.loop.length_m) c.loop.hop_m = *c.loop.length_m / c.loop.nodes;
+    if (c.ring.length_m) c.ring.hop_m = *c.ring.length_m / c.ring.nodes;
+    // The HBAs address the disks in their LBA unit.
+    c.initiator.block_bytes = c.target.block_bytes = lba_block_bytes(c);
     if (c.erase.tl_by_disk_count) {
         // 4096 / N rounded down to a power of two: 14 -> 256, 8 -> 512, 4 -> 1024, 2 -> 2048.
         c.erase.transfer_blocks = 1;
@@ -274,14 +249,14 @@ SimConfig build_config(const ParameterTable& t)
     resolve(c);
 
     // The rules that involve more than one key, each error naming the key at fault.
-    if (c.rtl.lockstep && c.cmdf.impl != CmdfImpl::Rtl) throw ConfigError("rtl.lockstep: needs cmdf.impl=rtl");
+    if (c.rtl.lockstep && c.cmdf_impl != CmdfImpl::Rtl) throw ConfigError("rtl.lockstep: needs cmdf.impl=rtl");
     check_disk_model(c.disk, DiskKeys{});
     for (unsigned i : t.override_disks()) check_disk_model(c.disks[i], DiskKeys{"disk." + std::to_string(i) + "."});
-    if (c.loop.nodes < c.disk.count + 1)
-        throw ConfigError("loop.nodes: " + std::to_string(c.loop.nodes) + " is fewer than disk.count + 1 = " +
-                          std::to_string(c.disk.count + 1));
-    check_hba("initiator", c.initiator);
-    check_hba("target", c.target);
+    if (c.ring.nodes < c.disk_count + 1)
+        throw ConfigError("loop.nodes: " + std::to_string(c.ring.nodes) + " is fewer than disk.count + 1 = " +
+                          std::to_string(c.disk_count + 1));
+    check_hba("initiator", c.initiator_port);
+    check_hba("target", c.target_port);
     check_workload(c);
     check_volume(c);
     check_erase(t, c);
@@ -299,12 +274,12 @@ nlohmann::json to_json(const SimConfig& c) { return fcal_parameters().echo(c); }
 
 std::uint32_t lba_block_bytes(const SimConfig& c)
 {
-    return c.disk.model == disk::DiskModel::Zoned ? c.disk.sector_bytes : kVolumeBlockBytes;
+    return c.disk.model == disk::DiskModel::Zoned ? c.disk.zoned.geometry.sector_bytes : kVolumeBlockBytes;
 }
 
 std::uint64_t capacity_sectors(const disk::DiskParams& p)
 {
-    return p.model == disk::DiskModel::Zoned ? disk::ZoneGeometry(p.zoned.geometry).capacity_sectors() : p.capacity_sectors;
+    return p.model == disk::DiskModel::Zoned ? disk::ZoneGeometry(p.zoned.geometry).capacity_sectors() : disk::fixed_capacity_sectors(p);
 }
 
 AddressSpace address_space(const SimConfig& c)
@@ -313,14 +288,14 @@ AddressSpace address_space(const SimConfig& c)
     a.block_bytes = lba_block_bytes(c);
     const auto capacity = [&](unsigned i) { return capacity_sectors(disk_params(c, i)); };
     a.disk_blocks = c.disk.model == disk::DiskModel::Zoned ? capacity(0) : host::kDiskCapacityBlocks;
-    for (unsigned i = 0; i < c.disk.count; ++i)
+    for (unsigned i = 0; i < c.disk_count; ++i)
         if (const std::uint64_t blocks = capacity(i); blocks > 0) a.disk_blocks = std::min(a.disk_blocks, blocks);
     a.capacity_blocks = a.disk_blocks;
     if (c.volume.raid != controller::RaidLevel::None) {
         controller::VolumeGeometry g;
         g.level = c.volume.raid;
-        g.disks = c.disk.count;
-        g.unit_blocks = c.volume.stripe_kib * 1024 / kVolumeBlockBytes;
+        g.disks = c.disk_count;
+        g.unit_blocks = c.volume.stripe_bytes / kVolumeBlockBytes;
         g.disk_blocks = a.disk_blocks;
         a.unit_blocks = g.unit_blocks;
         const bool fits = g.unit_blocks <= g.disk_blocks;

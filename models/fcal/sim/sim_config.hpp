@@ -1,10 +1,12 @@
 #pragma once
-// The resolved, typed configuration the system builder works from. Filled by the ParameterTable,
-// whose declarations (sim/fcal_parameters.cpp) bind each key to its member here, so that defaults
-// live in one place only: the members carry no defaults of their own, use default_config() for the
-// baseline. Members are named after their keys' last part, unit included (cmd_exec_us is
-// microseconds); to_json() echoes them by their keys.
+// The resolved, typed configuration the system builder works from: the modules' own configs
+// (disk::DiskParams, hba::HbaParams, host::DeviceDriverParams, loop::PortConfig, ...) in SI units,
+// and the few settings of the run itself. Filled by the ParameterTable, whose declarations
+// (sim/fcal_parameters.cpp) bind each key straight to the field it fills, with the scale from the
+// key's unit, so that defaults live in one place only: use default_config() for the baseline.
+// to_json() echoes the fields by their keys, in the keys' units.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,9 +18,11 @@
 #include "fcal/disk/disk.hpp"
 #include "fcal/hba/command_first_queue.hpp"
 #include "fcal/hba/dma_engine.hpp"
-#include "fcal/hba/single_frame_transfers.hpp"
+#include "fcal/hba/hba_params.hpp"
+#include "fcal/host/device_driver.hpp"
 #include "fcal/host/erase_job.hpp"
 #include "fcal/host/workload.hpp"
+#include "fcal/loop/loop.hpp"
 #include "fcal/phy/al_pa.hpp"
 #include "fcal/phy/line_rate.hpp"
 #include "fcal/sim/parameter_table.hpp"
@@ -28,13 +32,7 @@ namespace fcal::sim {
 enum class WorkloadType { Closed, Open, Erase };
 enum class Schedule { Normal, Cmdf };  // docs/hba.md, "Command-First"
 
-enum class CmdfImpl { Model, Rtl };
-
-// The HBA's own Command-First levels (cmdf.fifo, cmdf.arbitration, cmdf.preempt) and which
-// implementation of the transmit queue runs them.
-struct CmdfConfig : hba::CommandFirst {
-    CmdfImpl impl{};
-};
+enum class CmdfImpl { Model, Rtl };  // the controller's transmit queue (cmdf.impl)
 
 // The Verilated RTL transmit queue (cmdf.impl=rtl).
 struct RtlConfig {
@@ -42,82 +40,12 @@ struct RtlConfig {
     bool lockstep{};
 };
 
-struct LoopConfig {
-    phy::LineRate rate{};
-    double baud_gbps{};           // the rate's standard baud unless loop.baud_gbps overrides it
+// The loop's size and cables as the keys give them; the loop's own config (loop::LoopConfig, one
+// node and one cable each) is made from them with the ports (sim/module_configs.hpp).
+struct RingConfig {
     unsigned nodes{};             // every L_Port on the loop, repeat-only ones included
     double hop_m{};               // cable between neighbours (from loop.length_m / nodes when that is set)
     std::optional<double> length_m;  // the whole ring's cable, when given
-    unsigned port_delay_words{};
-    double propagation_ns_per_m{};
-    double ber{};          // bit error rate of every link
-    double al_time_us{};   // AL_TIME
-};
-
-// What the initiator and target HBAs have in common.
-struct HbaConfig {
-    bool fair{};
-    unsigned incoming_buffers{};
-    unsigned login_bb_credit{};
-    bool full_duplex{};
-    double circuit_hold_us{};  // the port's close timer
-    unsigned max_payload{};  // bytes
-    double cmd_exec_us{};
-    double dma_mbs{};  // 10^6 bytes per second
-    double dma_sched_us{};
-    double frame_proc_ns{};
-    double sft_us{};
-    hba::SftEngine sft_engine{};
-};
-
-struct InitiatorConfig : HbaConfig {
-    phy::AlPa al_pa{};
-    double xfer_rdy_us{};
-    hba::DmaPolicy dma_policy{};
-    unsigned max_outstanding{};
-    double task_set_full_retry_us{};
-    double exchange_timeout_ms{};
-    double abts_timeout_ms{};
-    unsigned tx_fifo_frames{};
-    unsigned cmd_fifo_frames{};
-};
-
-struct TargetConfig : HbaConfig {
-    double rsp_gen_us{};
-    std::uint64_t burst_bytes{};  // 0 = the whole transfer
-    double data_timeout_ms{};
-};
-
-struct DriverConfig {
-    unsigned disk_outstanding{};  // 0 = no limit
-    double arrival_us{};
-    double completion_us{};
-    unsigned retries{};
-};
-
-struct DiskConfig {
-    unsigned count{};
-    double access_ms{};
-    double rate_mbs{};  // 10^6 bytes per second
-    unsigned queue_slots{};
-    unsigned max_concurrent{};  // fixed model: commands in service at once
-    disk::DiskModel model{};
-    disk::AccessDist access_dist{};
-    // Zoned model.
-    double rpm{};
-    unsigned cylinders{};
-    unsigned heads{};
-    std::uint32_t sector_bytes{};
-    double sector_time_inner_ms{}, sector_time_outer_ms{};
-    double seek_read_min_ms{}, seek_read_max_ms{};
-    double seek_write_min_ms{}, seek_write_max_ms{};
-    disk::PositioningMode positioning{};
-    disk::Scheduler scheduler{};
-    bool write_cache{};
-    unsigned buffer_kib{};
-    double buffer_full_ratio{};
-    double command_overhead_us{};
-    double capacity_gb{};  // fixed model: 0 = no capacity
 };
 
 // workload.type=erase (docs/erasure.md, "Erasure").
@@ -153,7 +81,7 @@ enum class Transport { Loop, Ideal };  // docs/controller.md, "The ideal transpo
 // The storage controller's volume (docs/controller.md, "Volumes and RAID").
 struct VolumeConfig {
     controller::RaidLevel raid{};  // none: each disk its own volume, no controller layer
-    std::uint64_t stripe_kib{};
+    std::uint64_t stripe_bytes{};
     controller::SplitMerge split_merge{};
     bool decode{};  // DECODE write load balancing (raid0 only)
 };
@@ -168,21 +96,32 @@ struct DecodeConfig {
 };
 
 struct SimConfig {
-    LoopConfig loop;
-    InitiatorConfig initiator;
-    TargetConfig target;
-    DriverConfig driver;
-    DiskConfig disk;
-    std::vector<DiskConfig> disks;  // each disk's, disk.<i>.* overrides applied (disk.count entries)
+    // The loop's own config (its nodes and cables from `ring`), and its ports' (name and AL_PA
+    // given by the system builder; initiator_port.al_pa is the controller's).
+    loop::LoopConfig loop;
+    RingConfig ring;
+    loop::PortConfig initiator_port;
+    loop::PortConfig target_port;  // every disk's
+    hba::HbaParams initiator;       // block_bytes resolved; cmdf the schedule's preset with cmdf.* applied
+    hba::FifoDepths controller_fifos;  // the initiator's transmit queue
+    hba::HbaParams target;          // every disk's HBA
+    host::DeviceDriverParams driver;
+    unsigned disk_count{};
+    disk::DiskParams disk;          // disk.*, every disk's seed 0 (disk_params() gives each its own)
+    std::vector<disk::DiskParams> disks;  // each disk's, disk.<i>.* overrides applied (disk_count entries)
     WorkloadConfig workload;
     EraseConfig erase;
     VolumeConfig volume;
     DecodeConfig decode;
     Transport transport{};
     Schedule schedule{};
-    CmdfConfig cmdf;  // resolved: the schedule's preset with explicit cmdf.* keys applied
+    CmdfImpl cmdf_impl{};
     RtlConfig rtl;
     double time_limit_s{};  // simulated seconds
+    // The values of scaled keys (a unit other than the field's SI unit) as given, by key
+    // (disk.<i>.<name> for an override): the echo prints these, since a value scaled to SI and back
+    // is not always the same double (43.9 us as seconds and back may not be 43.9).
+    std::map<std::string, double> given;
 };
 
 // Resolves derived defaults and checks the rules that involve more than one key; throws ConfigError
@@ -193,7 +132,6 @@ SimConfig default_config();  // build_config(fcal_parameters())
 // The disk model's own parameters for disk `index` (its random stream is seeded from workload.seed
 // and the index).
 disk::DiskParams disk_params(const SimConfig& config, unsigned index);
-disk::DiskParams disk_params(const DiskConfig& disk, std::uint64_t seed);
 // As disk::Disk::capacity_sectors() will say: the zoned geometry's, a fixed disk's capacity_gb (0: none).
 std::uint64_t capacity_sectors(const disk::DiskParams& params);
 

@@ -12,7 +12,7 @@ namespace fcal::sim {
 StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& config)
     : sc_module(name), config_(config), modules_(module_configs(config))
 {
-    const unsigned disks = config.disk.count;
+    const unsigned disks = config.disk_count;
     host::IoTarget* below = nullptr;  // where the workload's or the volume's I/Os go
     if (config.transport == Transport::Loop) {
         build_loop();
@@ -66,10 +66,10 @@ void StorageSystem::build_loop()
 {
     loop_ = std::make_unique<loop::Loop>("loop", modules_.loop);
     memory_ = std::make_unique<host::HostMemory>("host_memory");
-    initiator_ = std::make_unique<hba::InitiatorHba>("initiator", modules_.initiator, *loop_->find(config_.initiator.al_pa),
+    initiator_ = std::make_unique<hba::InitiatorHba>("initiator", modules_.initiator, *loop_->find(config_.initiator_port.al_pa),
                                                      make_controller_queue());
     initiator_->host_dma.bind(memory_->socket);
-    for (unsigned d = 0; d < config_.disk.count; ++d) {
+    for (unsigned d = 0; d < config_.disk_count; ++d) {
         const std::string n = std::to_string(d);
         targets_.push_back(
             std::make_unique<hba::TargetHba>(("target" + n).c_str(), modules_.target, *loop_->find(modules_.disk_al_pas[d])));
@@ -86,7 +86,7 @@ std::unique_ptr<loop::TransmitQueue> StorageSystem::make_controller_queue()
 {
     const hba::CommandFirst& policy = modules_.initiator.cmdf;
     auto reference = std::make_unique<hba::CommandFirstQueue>(policy, modules_.controller_fifos);
-    if (config_.cmdf.impl == CmdfImpl::Model) return reference;
+    if (config_.cmdf_impl == CmdfImpl::Model) return reference;
     auto rtl = std::make_unique<cosim::RtlTransmitQueue>(policy, config_.rtl.clock_mhz);
     rtl_queue_ = rtl.get();
     if (!config_.rtl.lockstep) return rtl;

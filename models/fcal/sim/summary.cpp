@@ -14,8 +14,8 @@ unsigned long long count(const nlohmann::json& value) { return value.get<unsigne
 void print_scenario(const SimConfig& c, const nlohmann::json& echo)
 {
     const bool loop = c.transport == Transport::Loop;
-    std::string text = std::to_string(c.disk.count) + " disks " +
-                       (loop ? "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.loop.nodes) + " nodes)"
+    std::string text = std::to_string(c.disk_count) + " disks " +
+                       (loop ? "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.ring.nodes) + " nodes)"
                              : std::string("behind the ideal transport"));
     char buffer[160];
     switch (c.workload.type) {
@@ -44,7 +44,7 @@ void print_scenario(const SimConfig& c, const nlohmann::json& echo)
 // Which implementation of the controller's transmit queue decided (docs/rtl.md, "Lock-step checker").
 void print_transmit_queue(const SimConfig& c, const nlohmann::json& r)
 {
-    if (c.cmdf.impl == CmdfImpl::Model) {
+    if (c.cmdf_impl == CmdfImpl::Model) {
         std::printf("  transmit queue     SystemC model\n");
         return;
     }
@@ -85,13 +85,14 @@ void print_summary(const SimConfig& c, const nlohmann::json& echo, const nlohman
                     r["command_wait_p99_us"].get<double>());
     if (c.volume.raid != controller::RaidLevel::None)
         std::printf("  volume             %s over %u disks, %llu KiB stripe unit, %s\n", controller::to_string(c.volume.raid).c_str(),
-                    c.disk.count, static_cast<unsigned long long>(c.volume.stripe_kib), controller::to_string(c.volume.split_merge).c_str());
+                    c.disk_count, static_cast<unsigned long long>(c.volume.stripe_bytes / 1024), controller::to_string(c.volume.split_merge).c_str());
     const auto& m = r["disk_mechanics"];
+    // Disk 0's geometry (disk.<i>.* overrides may make the others differ), its rpm as given.
+    const nlohmann::json& disk0 = echo["disk"].contains("0") && echo["disk"]["0"].contains("rpm") ? echo["disk"]["0"] : echo["disk"];
     if (c.disk.model == disk::DiskModel::Zoned)
-        // Disk 0's geometry (disk.<i>.* overrides may make the others differ).
         std::printf("  zoned disks        capacity %.3f GB each (%u cylinders x %u heads, %u rpm); mean seek %.1f us, rotation %.1f us, transfer %.1f us\n",
-                    m["capacity_bytes"].get<std::uint64_t>() / 1e9, c.disks.front().cylinders, c.disks.front().heads,
-                    static_cast<unsigned>(c.disks.front().rpm), m["mean_seek_us"].get<double>(), m["mean_rotation_us"].get<double>(),
+                    m["capacity_bytes"].get<std::uint64_t>() / 1e9, c.disks.front().zoned.geometry.cylinders,
+                    c.disks.front().zoned.geometry.heads, static_cast<unsigned>(disk0["rpm"].get<double>()), m["mean_seek_us"].get<double>(), m["mean_rotation_us"].get<double>(),
                     m["mean_transfer_us"].get<double>());
     if (!loop) {
         std::printf("  transport          ideal; simulated %.6f s in %.3f s wall\n", r["sim_time_s"].get<double>(),

@@ -142,7 +142,7 @@ TEST_CASE("WRITE SAME on a fixed disk: access time + range bytes / media rate", 
     p.access_time_s = 2e-3;
     p.access_dist = disk::AccessDist::Constant;
     p.media_rate_bytes_per_s = 50e6;
-    p.capacity_sectors = 100000;
+    p.capacity_bytes = 100000.0 * disk::kFixedSectorBytes;
     Bench bench("bench", p);
     sc_start(SC_ZERO_TIME);
     REQUIRE(bench.write_same(1, 0, 65535));

@@ -256,7 +256,7 @@ TEST_CASE("config_limits: the controller cannot take the FL_Port's AL_PA 0x00")
     t.set("initiator.al_pa", "0x00");
     CHECK(contains(error_of([&] { build_config(t); }), "initiator.al_pa: 0x00"));
     t.set("initiator.al_pa", "0x02");
-    CHECK(build_config(t).initiator.al_pa == 0x02);
+    CHECK(build_config(t).initiator_port.al_pa == 0x02);
 }
 
 TEST_CASE("config_limits: workload.io_size must fit the 16-bit block count of READ(10)/WRITE(10)")

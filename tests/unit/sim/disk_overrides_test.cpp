@@ -18,13 +18,13 @@ TEST_CASE("disk overrides: each disk its own values and the rest from the disk k
     t.load_json({{"disk", {{"3", {{"access_ms", 5.0}, {"capacity_gb", 1.5}}}}}}, "test");
     const SimConfig c = build_config(t);
     REQUIRE(c.disks.size() == 4);
-    CHECK(c.disks[0].rate_mbs == 40.0);
-    CHECK(c.disks[2].rate_mbs == 25.0);
-    CHECK(c.disks[3].access_ms == 5.0);
-    CHECK(c.disks[3].rate_mbs == 40.0);
+    CHECK(c.disks[0].media_rate_bytes_per_s == 40e6);
+    CHECK(c.disks[2].media_rate_bytes_per_s == 25e6);
+    CHECK(c.disks[3].access_time_s == 5.0 * 1e-3);
+    CHECK(c.disks[3].media_rate_bytes_per_s == 40e6);
     CHECK(disk_params(c, 2).media_rate_bytes_per_s == 25e6);
-    CHECK(disk_params(c, 3).capacity_sectors == 1500000000ull / 512);
-    CHECK(disk_params(c, 0).capacity_sectors == 0);
+    CHECK(fcal::disk::fixed_capacity_sectors(disk_params(c, 3)) == 1500000000ull / 512);
+    CHECK(fcal::disk::fixed_capacity_sectors(disk_params(c, 0)) == 0);
 
     // The echo lists the differences under disk.<i> and loads back to the same configuration.
     const nlohmann::json j = to_json(c);

@@ -37,7 +37,7 @@ TEST_CASE("elaboration checks: the RTL's FIFO depths are those it was built with
                    "initiator.tx_fifo_frames: cmdf.impl=rtl needs 64"));
     CHECK(contains(refusal({{"cmdf.impl", "rtl"}, {"initiator.cmd_fifo_frames", "4"}}),
                    "initiator.cmd_fifo_frames: cmdf.impl=rtl needs 16"));
-    CHECK(config({{"initiator.tx_fifo_frames", "8"}}).initiator.tx_fifo_frames == 8);  // the model takes any depth
+    CHECK(config({{"initiator.tx_fifo_frames", "8"}}).controller_fifos.frames == 8);  // the model takes any depth
 }
 
 TEST_CASE("elaboration checks: AL_TIME must exceed twice the loop's round trip when bits can be lost")
@@ -53,13 +53,13 @@ TEST_CASE("elaboration checks: AL_TIME must exceed twice the loop's round trip w
     CHECK(contains(e, "loop.al_time_us: 4.17 us is not above twice the loop's round trip ("));
     // (The loop counts whole picoseconds: 4.17999 us.)
     CHECK(std::stod(e.substr(e.find('(') + 1)) == Approx(twice_us).epsilon(1e-5));
-    CHECK(config(at(twice_us + 0.01)).loop.al_time_us == Approx(twice_us + 0.01));
+    CHECK(config(at(twice_us + 0.01)).loop.al_time_s == Approx((twice_us + 0.01) * 1e-6));
     // Without bit errors nothing waits on AL_TIME's account; the ideal transport has no loop.
-    CHECK(config({{"loop.al_time_us", "1"}}).loop.al_time_us == 1.0);
-    CHECK(config({{"loop.ber", "1e-6"}, {"loop.al_time_us", "1"}, {"transport", "ideal"}}).loop.al_time_us == 1.0);
+    CHECK(config({{"loop.al_time_us", "1"}}).loop.al_time_s == 1e-6);
+    CHECK(config({{"loop.ber", "1e-6"}, {"loop.al_time_us", "1"}, {"transport", "ideal"}}).loop.al_time_s == 1e-6);
     // Longer cables lengthen the round trip: 200 m hops add 17 x 1000 ns, twice 34 us.
     CHECK(contains(refusal({{"loop.ber", "1e-6"}, {"loop.hop_m", "200"}, {"loop.al_time_us", "37"}}), "loop.al_time_us"));
-    CHECK(config({{"loop.ber", "1e-6"}, {"loop.hop_m", "200"}, {"loop.al_time_us", "39"}}).loop.hop_m == 200);
+    CHECK(config({{"loop.ber", "1e-6"}, {"loop.hop_m", "200"}, {"loop.al_time_us", "39"}}).ring.hop_m == 200);
 }
 
 TEST_CASE("elaboration checks: what the workload addresses")

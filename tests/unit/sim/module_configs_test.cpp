@@ -30,16 +30,21 @@ TEST_CASE("module configs: the baseline's HBAs, driver and loop in the modules' 
 {
     const ModuleConfigs m = module_configs(default_config());
 
-    // Times as sc_time from the keys' microseconds and nanoseconds; rates in bytes per second.
-    CHECK(m.initiator.cmd_exec == sc_time(43.9, SC_US));
-    CHECK(m.initiator.xfer_rdy_or_rsp == sc_time(11.8, SC_US));
-    CHECK(m.initiator.frame_proc == sc_time(400, SC_NS));
-    CHECK(m.initiator.single_frame_transfer == sc_time(20.2, SC_US));
+    // Times in seconds from the keys' microseconds, nanoseconds and milliseconds, and as the HBA
+    // schedules them: the same sc_time as the key's value in its own unit. Rates in bytes per second.
+    const hba::HbaDelays initiator(m.initiator);
+    CHECK(m.initiator.cmd_exec_s == Approx(43.9e-6).epsilon(1e-15));
+    CHECK(initiator.cmd_exec == sc_time(43.9, SC_US));
+    CHECK(initiator.xfer_rdy_or_rsp == sc_time(11.8, SC_US));
+    CHECK(m.initiator.frame_proc_s == Approx(400e-9).epsilon(1e-15));
+    CHECK(initiator.frame_proc == sc_time(400, SC_NS));
+    CHECK(initiator.single_frame_transfer == sc_time(20.2, SC_US));
     CHECK(m.initiator.dma.bandwidth_bytes_per_s == 1064e6);
-    CHECK(m.initiator.dma.sched_overhead == sc_time(15.5, SC_US));
-    CHECK(m.initiator.task_set_full_retry == sc_time(500, SC_US));
-    CHECK(m.initiator.exchange_timeout == sc_time(30000, SC_MS));
-    CHECK(m.initiator.abts_timeout == sc_time(20000, SC_MS));
+    CHECK(m.initiator.dma.sched_overhead_s == Approx(15.5e-6).epsilon(1e-15));
+    CHECK(initiator.task_set_full_retry == sc_time(500, SC_US));
+    CHECK(m.initiator.exchange_timeout_s == 30.0);
+    CHECK(initiator.exchange_timeout == sc_time(30000, SC_MS));
+    CHECK(initiator.abts_timeout == sc_time(20000, SC_MS));
     CHECK(m.initiator.max_payload == 2048);
     CHECK(m.initiator.burst_bytes == 0);
     CHECK(m.initiator.block_bytes == 512);
@@ -50,9 +55,11 @@ TEST_CASE("module configs: the baseline's HBAs, driver and loop in the modules' 
     CHECK(m.controller_fifos.frames == 64);
     CHECK(m.controller_fifos.commands == 16);
     // The target's "XFER_RDY or RSP" time is its response generation.
-    CHECK(m.target.cmd_exec == sc_time(47.4, SC_US));
-    CHECK(m.target.xfer_rdy_or_rsp == sc_time(10.3, SC_US));
-    CHECK(m.target.data_timeout == sc_time(60000, SC_MS));
+    const hba::HbaDelays target(m.target);
+    CHECK(target.cmd_exec == sc_time(47.4, SC_US));
+    CHECK(target.xfer_rdy_or_rsp == sc_time(10.3, SC_US));
+    CHECK(target.data_timeout == sc_time(60000, SC_MS));
+    CHECK(m.target.dma.policy == hba::DmaPolicy::Fcfs);
 
     CHECK(m.driver.arrival_processing_s == 0.0);
     CHECK(m.driver.max_outstanding == 255);
@@ -130,6 +137,7 @@ TEST_CASE("module configs: an erase job's disks, capacities and command size")
     CHECK(m.erase->blocks_per_command == 128);
     CHECK(m.erase->block_bytes == 512);
     // Each disk's own parameters: disk 1's capacity, the others' the same.
-    CHECK(m.disks[1].capacity_sectors == 19531);
-    CHECK(m.disks[3].capacity_sectors == 39062);
+    CHECK(m.disks[1].capacity_bytes == 0.01e9);
+    CHECK(disk::fixed_capacity_sectors(m.disks[1]) == 19531);
+    CHECK(disk::fixed_capacity_sectors(m.disks[3]) == 39062);
 }

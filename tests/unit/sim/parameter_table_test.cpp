@@ -436,7 +436,7 @@ TEST_CASE("parameter_table: a table checks its own declarations")
     p.int_max = 4;
     p.description = "a count";
     CHECK_THROWS_AS(t.add(p), std::logic_error);  // no field to fill
-    p.field = at(&SimConfig::disk, &DiskConfig::count);
+    p.field = at(&SimConfig::disk_count);
     p.default_value = std::int64_t{0};
     CHECK_THROWS_AS(t.add(p), std::logic_error);  // a default out of its own range
     p.default_value = std::int64_t{2};
@@ -690,7 +690,7 @@ TEST_CASE("parameter_table: every key fills a field of its own and is echoed fro
 
 TEST_CASE("parameter_table: a field in other units holds the value times its scale")
 {
-    // SI fields (phase B of issue 20): driver.arrival_us filling a field in seconds.
+    // SI fields: driver.arrival_us filling the driver's own field in seconds.
     ParameterTable t;
     Parameter p;
     p.key = "driver.arrival_us";
@@ -699,16 +699,54 @@ TEST_CASE("parameter_table: a field in other units holds the value times its sca
     p.real_min = 0.0;
     p.default_value = 2.5;
     p.description = "test";
-    p.field = at(&SimConfig::driver, &DriverConfig::arrival_us);
+    p.field = at(&SimConfig::driver, &fcal::host::DeviceDriverParams::arrival_processing_s);
     p.field_scale = 1e-6;
     t.add(p);
     SimConfig c;
     t.fill(c);
-    CHECK(c.driver.arrival_us == 2.5 * 1e-6);
+    CHECK(c.driver.arrival_processing_s == 2.5 * 1e-6);
     t.set("driver.arrival_us", "40");
     t.fill(c);
-    CHECK(c.driver.arrival_us == 40 * 1e-6);
-    CHECK(t.echo(c)["driver"]["arrival_us"].get<double>() == Approx(40.0).epsilon(1e-15));
+    CHECK(c.driver.arrival_processing_s == 40 * 1e-6);
+    CHECK(t.echo(c)["driver"]["arrival_us"].get<double>() == 40.0);
+    // 15.5 us as seconds and back is not 15.5 in binary floating point; the echo still says 15.5,
+    // the value given, as long as the field holds what that value gives.
+    REQUIRE(15.5 * 1e-6 / 1e-6 != 15.5);
+    t.set("driver.arrival_us", "15.5");
+    t.fill(c);
+    CHECK(c.driver.arrival_processing_s == 15.5 * 1e-6);
+    CHECK(t.echo(c)["driver"]["arrival_us"].get<double>() == 15.5);
+    // A field changed since (a test's or a tool's own config) is shown from the field.
+    c.driver.arrival_processing_s = 1e-6;
+    CHECK(t.echo(c)["driver"]["arrival_us"].get<double>() == 1.0);
+}
+
+TEST_CASE("parameter_table: the unit says the field's SI scale")
+{
+    CHECK(si_scale("us").factor == 1e-6);
+    CHECK(si_scale("ms").factor == 1e-3);
+    CHECK(si_scale("ns").factor == 1e-9);
+    CHECK(si_scale("MB/s").factor == 1e6);
+    CHECK(si_scale("KiB").factor == 1024);
+    CHECK(si_scale("rpm").reciprocal);
+    CHECK(si_scale("rpm").factor == 60);
+    CHECK(si_scale("frames").factor == 1);
+    const auto t = fcal_parameters();
+    // Every time-valued key fills seconds; disk.rpm a revolution time; disk.buffer_kib bytes.
+    SimConfig c = default_config();
+    CHECK(c.disk.access_time_s == 2.0 * 1e-3);
+    CHECK(c.disk.zoned.geometry.revolution_s == 60.0 / 7200);
+    CHECK(c.disk.buffer_bytes == 1024u * 1024);
+    CHECK(c.initiator.dma.sched_overhead_s == 15.5 * 1e-6);
+    CHECK(c.loop.al_time_s == 15000 * 1e-6);
+    CHECK(c.loop.baud == 2.125e9);
+    // Each is echoed in its key's unit, exactly as declared.
+    const auto echo = t.echo(c);
+    CHECK(echo["disk"]["access_ms"].get<double>() == 2.0);
+    CHECK(echo["disk"]["rpm"].get<double>() == 7200.0);
+    CHECK(echo["disk"]["buffer_kib"].get<std::int64_t>() == 1024);
+    CHECK(echo["initiator"]["dma_sched_us"].get<double>() == 15.5);
+    CHECK(echo["loop"]["baud_gbps"].get<double>() == 2.125);
 }
 
 TEST_CASE("parameter_table: --list-params --json is typed, and its defaults load back")
@@ -857,8 +895,8 @@ TEST_CASE("parameter_table: files apply in order, key by key, and a stats JSON g
     CHECK(t.get_string("loop.speed") == "1GFC");
     CHECK(t.get_int("workload.queue_depth") == 2);
     SimConfig c = build_config(t);
-    CHECK(c.disks.at(2).access_ms == 7.0);
-    CHECK(c.disks.at(1).access_ms == 3.5);
+    CHECK(c.disks.at(2).access_time_s == 7.0 * 1e-3);
+    CHECK(c.disks.at(1).access_time_s == 3.5 * 1e-3);
 
     // A stats JSON: its config block, whatever the results say.
     nlohmann::json config = to_json(c);

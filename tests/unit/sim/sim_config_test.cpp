@@ -35,46 +35,47 @@ TEST_CASE("sim_config: the baseline resolves to the specification's defaults")
 {
     const SimConfig c = default_config();
 
+    // The modules' own fields in SI units: a key's value times its unit's scale.
     CHECK(c.loop.rate == LineRate::G2);
-    CHECK(c.loop.nodes == 17);
-    CHECK(c.loop.hop_m == 2.0);
+    CHECK(c.ring.nodes == 17);
+    CHECK(c.ring.hop_m == 2.0);
     CHECK(c.loop.port_delay_words == 6);
     CHECK(c.loop.propagation_ns_per_m == 5.0);
 
-    CHECK(c.initiator.al_pa == 0x01);
-    CHECK(c.initiator.fair);
-    CHECK(c.initiator.incoming_buffers == 3);
-    CHECK(c.initiator.login_bb_credit == 0);
-    CHECK_FALSE(c.initiator.full_duplex);
+    CHECK(c.initiator_port.al_pa == 0x01);
+    CHECK(c.initiator_port.fair);
+    CHECK(c.initiator_port.incoming_buffers == 3);
+    CHECK(c.initiator_port.login_bb_credit == 0);
+    CHECK_FALSE(c.initiator_port.full_duplex);
     CHECK(c.initiator.max_payload == 2048);
-    CHECK(c.initiator.cmd_exec_us == 43.9);
-    CHECK(c.initiator.xfer_rdy_us == 11.8);
-    CHECK(c.initiator.dma_mbs == 1064.0);
-    CHECK(c.initiator.dma_sched_us == 15.5);
-    CHECK(c.initiator.dma_policy == DmaPolicy::Fcfs);
-    CHECK(c.initiator.frame_proc_ns == 400.0);
-    CHECK(c.initiator.sft_us == 20.2);
-    CHECK(c.initiator.max_outstanding == 255);
+    CHECK(c.initiator.cmd_exec_s == 43.9 * 1e-6);
+    CHECK(c.initiator.xfer_rdy_or_rsp_s == 11.8 * 1e-6);
+    CHECK(c.initiator.dma.bandwidth_bytes_per_s == 1064.0 * 1e6);
+    CHECK(c.initiator.dma.sched_overhead_s == 15.5 * 1e-6);
+    CHECK(c.initiator.dma.policy == DmaPolicy::Fcfs);
+    CHECK(c.initiator.frame_proc_s == 400.0 * 1e-9);
+    CHECK(c.initiator.single_frame_transfer_s == 20.2 * 1e-6);
+    CHECK(c.driver.max_outstanding == 255);
 
-    CHECK(c.target.fair);
-    CHECK(c.target.incoming_buffers == 2);
-    CHECK(c.target.login_bb_credit == 0);
-    CHECK_FALSE(c.target.full_duplex);
+    CHECK(c.target_port.fair);
+    CHECK(c.target_port.incoming_buffers == 2);
+    CHECK(c.target_port.login_bb_credit == 0);
+    CHECK_FALSE(c.target_port.full_duplex);
     CHECK(c.target.max_payload == 2048);
-    CHECK(c.target.cmd_exec_us == 47.4);
-    CHECK(c.target.rsp_gen_us == 10.3);
-    CHECK(c.target.dma_mbs == 1064.0);
-    CHECK(c.target.dma_sched_us == 15.5);
-    CHECK(c.target.frame_proc_ns == 400.0);
-    CHECK(c.target.sft_us == 20.2);
+    CHECK(c.target.cmd_exec_s == 47.4 * 1e-6);
+    CHECK(c.target.xfer_rdy_or_rsp_s == 10.3 * 1e-6);
+    CHECK(c.target.dma.bandwidth_bytes_per_s == 1064.0 * 1e6);
+    CHECK(c.target.dma.sched_overhead_s == 15.5 * 1e-6);
+    CHECK(c.target.frame_proc_s == 400.0 * 1e-9);
+    CHECK(c.target.single_frame_transfer_s == 20.2 * 1e-6);
     CHECK(c.target.burst_bytes == 0);
 
-    CHECK(c.driver.arrival_us == 0.0);
-    CHECK(c.driver.completion_us == 0.0);
+    CHECK(c.driver.arrival_processing_s == 0.0);
+    CHECK(c.driver.completion_processing_s == 0.0);
 
-    CHECK(c.disk.count == 16);
-    CHECK(c.disk.access_ms == 2.0);
-    CHECK(c.disk.rate_mbs == 50.0);
+    CHECK(c.disk_count == 16);
+    CHECK(c.disk.access_time_s == 2.0 * 1e-3);
+    CHECK(c.disk.media_rate_bytes_per_s == 50.0 * 1e6);
     CHECK(c.disk.queue_slots == 16);
 
     CHECK(c.workload.type == WorkloadType::Closed);
@@ -96,22 +97,22 @@ TEST_CASE("sim_config: derived defaults follow the keys they come from")
     t.set("disk.count", "8");
     t.set("workload.queue_depth", "4");
     SimConfig c = build_config(t);
-    CHECK(c.loop.nodes == 9);
+    CHECK(c.ring.nodes == 9);
     CHECK(c.workload.warmup_ios == 320);  // 10 x 4 x 8
 
     t.set("workload.warmup_ios", "0");
     t.set("loop.nodes", "12");
     c = build_config(t);
     CHECK(c.workload.warmup_ios == 0);
-    CHECK(c.loop.nodes == 12);
-    CHECK(c.loop.hop_m == 2.0);
+    CHECK(c.ring.nodes == 12);
+    CHECK(c.ring.hop_m == 2.0);
 
     // A loop of 12 ports has 12 cables.
     t.set("loop.length_m", "30");
     c = build_config(t);
-    CHECK(c.loop.hop_m == Approx(2.5));
+    CHECK(c.ring.hop_m == Approx(2.5));
     t.set("loop.hop_m", "7");  // length_m still wins
-    CHECK(build_config(t).loop.hop_m == Approx(2.5));
+    CHECK(build_config(t).ring.hop_m == Approx(2.5));
 }
 
 TEST_CASE("sim_config: fewer loop nodes than disks plus controller is refused")
@@ -120,14 +121,14 @@ TEST_CASE("sim_config: fewer loop nodes than disks plus controller is refused")
     t.set("loop.nodes", "10");
     CHECK(error_of([&] { build_config(t); }) == "loop.nodes: 10 is fewer than disk.count + 1 = 17");
     t.set("loop.nodes", "17");
-    CHECK(build_config(t).loop.nodes == 17);
+    CHECK(build_config(t).ring.nodes == 17);
 }
 
 TEST_CASE("sim_config: Login_BB_Credit above the incoming buffers is refused")
 {
     auto t = fcal_parameters();
     t.set("initiator.login_bb_credit", "3");
-    CHECK(build_config(t).initiator.login_bb_credit == 3);
+    CHECK(build_config(t).initiator_port.login_bb_credit == 3);
     t.set("initiator.login_bb_credit", "4");
     CHECK(contains(error_of([&] { build_config(t); }), "initiator.login_bb_credit: 4 exceeds initiator.incoming_buffers = 3"));
 
@@ -153,26 +154,26 @@ TEST_CASE("sim_config: the schedule presets the Command-First levels and explici
     t.set("schedule", "normal");
     auto c = build_config(t);  // normal: everything off
     CHECK(c.schedule == Schedule::Normal);
-    CHECK(c.cmdf.fifo == CommandFifo::Off);
-    CHECK_FALSE(c.cmdf.arbitration);
-    CHECK_FALSE(c.cmdf.preempt);
+    CHECK(c.initiator.cmdf.fifo == CommandFifo::Off);
+    CHECK_FALSE(c.initiator.cmdf.arbitration);
+    CHECK_FALSE(c.initiator.cmdf.preempt);
     t.set("schedule", "cmdf");  // issue 5: command_queue + arbitration + preempt
     c = build_config(t);
     CHECK(c.schedule == Schedule::Cmdf);
-    CHECK(c.cmdf.fifo == CommandFifo::CommandQueue);
-    CHECK(c.cmdf.arbitration);
-    CHECK(c.cmdf.preempt);
+    CHECK(c.initiator.cmdf.fifo == CommandFifo::CommandQueue);
+    CHECK(c.initiator.cmdf.arbitration);
+    CHECK(c.initiator.cmdf.preempt);
     t.set("cmdf.preempt", "false");
     t.set("cmdf.fifo", "reorder");
     c = build_config(t);
-    CHECK(c.cmdf.fifo == CommandFifo::Reorder);
-    CHECK(c.cmdf.arbitration);
-    CHECK_FALSE(c.cmdf.preempt);
+    CHECK(c.initiator.cmdf.fifo == CommandFifo::Reorder);
+    CHECK(c.initiator.cmdf.arbitration);
+    CHECK_FALSE(c.initiator.cmdf.preempt);
     auto n = fcal_parameters();  // a level switched on under the normal schedule
     n.set("schedule", "normal");
     n.set("cmdf.arbitration", "true");
-    CHECK(build_config(n).cmdf.arbitration);
-    CHECK(build_config(n).cmdf.fifo == CommandFifo::Off);
+    CHECK(build_config(n).initiator.cmdf.arbitration);
+    CHECK(build_config(n).initiator.cmdf.fifo == CommandFifo::Off);
     CHECK(error_of([&] { n.set("cmdf.fifo", "sideways"); }).find("cmdf.fifo") != std::string::npos);
 }
 
@@ -185,8 +186,8 @@ TEST_CASE("sim_config: choices map to their enums")
     t.set("target.burst_bytes", "16K");
     const SimConfig c = build_config(t);
     CHECK(c.loop.rate == LineRate::G8);
-    CHECK(c.initiator.dma_policy == DmaPolicy::RoundRobin);
-    CHECK(c.initiator.al_pa == 0xE8);
+    CHECK(c.initiator.dma.policy == DmaPolicy::RoundRobin);
+    CHECK(c.initiator_port.al_pa == 0xE8);
     CHECK(c.target.burst_bytes == 16384);
 }
 
@@ -198,16 +199,16 @@ TEST_CASE("sim_config: a choice's text is the name its module gives the value")
     using namespace fcal;
     const std::vector<std::pair<std::string, std::function<std::string(const SimConfig&)>>> named = {
         {"loop.speed", [](const SimConfig& c) { return phy::to_string(c.loop.rate); }},
-        {"initiator.dma_policy", [](const SimConfig& c) { return std::string(hba::to_string(c.initiator.dma_policy)); }},
+        {"initiator.dma_policy", [](const SimConfig& c) { return std::string(hba::to_string(c.initiator.dma.policy)); }},
         {"disk.model", [](const SimConfig& c) { return std::string(disk::to_string(c.disk.model)); }},
         {"disk.access_dist", [](const SimConfig& c) { return std::string(disk::to_string(c.disk.access_dist)); }},
-        {"disk.positioning", [](const SimConfig& c) { return std::string(disk::to_string(c.disk.positioning)); }},
+        {"disk.positioning", [](const SimConfig& c) { return std::string(disk::to_string(c.disk.zoned.positioning)); }},
         {"disk.scheduler", [](const SimConfig& c) { return std::string(disk::to_string(c.disk.scheduler)); }},
         {"erase.command", [](const SimConfig& c) { return std::string(host::to_string(c.erase.command)); }},
         {"erase.strategy", [](const SimConfig& c) { return std::string(host::to_string(c.erase.strategy)); }},
         {"volume.raid", [](const SimConfig& c) { return controller::to_string(c.volume.raid); }},
         {"volume.split_merge", [](const SimConfig& c) { return controller::to_string(c.volume.split_merge); }},
-        {"cmdf.fifo", [](const SimConfig& c) { return std::string(hba::to_string(c.cmdf.fifo)); }}};
+        {"cmdf.fifo", [](const SimConfig& c) { return std::string(hba::to_string(c.initiator.cmdf.fifo)); }}};
     int values = 0;
     for (const auto& [key, name_of] : named)
         for (const std::string& text : fcal_parameters().find(key)->choice_texts()) {
