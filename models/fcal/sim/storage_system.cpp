@@ -123,13 +123,17 @@ void StorageSystem::watch_ports(std::ostream& out)
     for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).set_watcher(watcher_.get());
 }
 
-void StorageSystem::trace_vcd(const std::string& ports_base, const std::string& rtl_path)
+void StorageSystem::trace_vcd(const std::string& ports_base, const std::string& rtl_path, const std::vector<std::string>& ports,
+                              bool rtl_pins_only)
 {
     vcd_ = sc_core::sc_create_vcd_trace_file(ports_base.c_str());
     vcd_file_ = ports_base + ".vcd";
     vcd_->set_time_unit(1, sc_core::SC_PS);
-    for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).trace(vcd_);
-    if (rtl_queue_) rtl_queue_->rtl().open_vcd(rtl_path);
+    for (std::size_t i = 0; i < loop_->port_count(); ++i) {
+        loop::LPort& port = loop_->port(i);
+        if (ports.empty() || std::find(ports.begin(), ports.end(), port.basename()) != ports.end()) port.trace(vcd_);
+    }
+    if (rtl_queue_) rtl_queue_->rtl().open_vcd(rtl_path, rtl_pins_only ? cosim::VcdScope::PinsOnly : cosim::VcdScope::AllSignals);
 }
 
 bool StorageSystem::ports_vcd_complete() const

@@ -38,10 +38,13 @@ public:
 
     // Optional observation; call before running.
     void watch_ports(std::ostream& out);
-    // Every port's signals to PORTS_BASE.vcd (SystemC adds the extension); with cmdf.impl=rtl also
-    // the RTL's to rtl_path, on the same time axis (picoseconds). The RTL's file is opened at once
-    // (std::runtime_error if it cannot be), the ports' when the run starts.
-    void trace_vcd(const std::string& ports_base, const std::string& rtl_path);
+    // The signals of the ports named in `ports` (all of them if it is empty; the others are not
+    // traced, so they may fold) to PORTS_BASE.vcd (SystemC adds the extension); with cmdf.impl=rtl
+    // also the RTL's to rtl_path (only its top's pins with `rtl_pins_only`), on the same time axis
+    // (picoseconds). The RTL's file is opened at once (std::runtime_error if it cannot be), the
+    // ports' when the run starts.
+    void trace_vcd(const std::string& ports_base, const std::string& rtl_path, const std::vector<std::string>& ports = {},
+                   bool rtl_pins_only = false);
     // At the end of the run: closes the VCD files, the ports' with the time it ended at.
     void close_traces();
     // After close_traces(): the ports' VCD ends with the run's last time stamp, as SystemC's writer
