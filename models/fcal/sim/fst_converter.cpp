@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,7 +53,12 @@ std::string FstConverter::convert(const std::string& vcd, const std::string& fst
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) return std::string("waiting for vcd2fst: ") + std::strerror(errno);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        // vcd2fst exits 0 whatever happened (even for a file that is not a VCD): at least see a file.
+        struct stat st {};
+        if (::stat(fst.c_str(), &st) != 0 || st.st_size == 0) return "vcd2fst wrote nothing";
+        return "";
+    }
     if (WIFEXITED(status)) return "vcd2fst failed (exit " + std::to_string(WEXITSTATUS(status)) + ")";
     return "vcd2fst was killed by signal " + std::to_string(WTERMSIG(status));
 }

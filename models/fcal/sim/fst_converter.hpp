@@ -14,7 +14,8 @@ public:
     // vcd2fst's full path, found on PATH ("" if it is not there).
     static std::string program();
 
-    // Converts: "" or why it failed (vcd2fst's exit status; its own output is not shown).
+    // Converts: "" or why it failed (vcd2fst's exit status, or no FST written; its own output is
+    // not shown).
     static std::string convert(const std::string& vcd, const std::string& fst);
 };
 
