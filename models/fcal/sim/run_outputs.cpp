@@ -110,7 +110,7 @@ void RunOutputs::observe(StorageSystem& system)
     if (vcd_) {
         const std::string& base = vcd_->writer_path();
         system.trace_vcd(base.substr(0, base.size() - 4), rtl_vcd_ ? rtl_vcd_->writer_path() : std::string(), paths_.vcd_ports,
-                         paths_.vcd_rtl_pins);
+                         paths_.vcd_rtl_pins, vcd_window(paths_));
     }
     if (trace_) system.watch_ports(trace_->stream());
 }

@@ -1,7 +1,7 @@
 #pragma once
 // --vcd-window START_US:END_US (docs/cli.md, "Smaller waveforms"): cuts a finished VCD down to a
 // window of simulated time. SystemC's trace files have no window of their own, so the run traces
-// as usual and this filter rewrites the file afterwards: the header as it was, then one initial
+// from its start (up to just after END) and this filter rewrites the file afterwards: the header as it was, then one initial
 // dump at START holding every signal's value at START (the changes at START included), then the
 // changes after START up to END, then a last time stamp at END (or at the end of the run, if that
 // comes first). The result is a plain VCD that starts at START instead of 0.
