@@ -218,3 +218,12 @@ def test_rtl_pins_only_keeps_the_tops_pins(fcal_sim, tmp_path):
     # The ports' VCD of the same run is narrowed to the same window.
     ports = parse_vcd((tmp_path / "b.vcd").read_text())
     assert ports.initial_time == 0 and ports.times[-1] == 400_000_000
+
+
+@pytest.mark.parametrize("window", ["100:200", "500:5000"])
+def test_a_window_leaves_a_time_limited_run_as_it_was(fcal_sim, tmp_path, window):
+    # The window's end (before or after the limit) must not change how the run ends.
+    limited = [*RUN, "--set", "sim.time_limit_s=0.001", "--stats-json", "-"]
+    plain = fcal_sim(*limited)
+    run = fcal_sim(*limited, "--vcd", str(tmp_path / "w.vcd"), "--vcd-window", window)
+    assert plain.code == 1 and run.code == 1 and stats(run) == stats(plain), run.err
