@@ -132,8 +132,19 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
                  "multiple_of, choices, per_disk, description)")
         ->needs(list);
     paths.push_back(app.add_option("--trace", o.outputs.trace, "write the port-watcher trace of every port to PATH"));
-    paths.push_back(app.add_option("--vcd", o.outputs.vcd,
-                                   "write a VCD of every port to PATH (with cmdf.impl=rtl the RTL's to PATH minus .vcd, plus _rtl.vcd)"));
+    // The waveform options (docs/cli.md, "Smaller waveforms").
+    auto* vcd = app.add_option("--vcd", o.outputs.vcd,
+                               "write a VCD of every port to PATH, or FST if PATH ends in .fst (needs vcd2fst, from gtkwave); with "
+                               "cmdf.impl=rtl also the RTL's to PATH minus .vcd/.fst, plus _rtl.vcd/_rtl.fst");
+    paths.push_back(vcd);
+    app.add_option("--vcd-window", o.outputs.vcd_window,
+                   "START_US:END_US: only that window of simulated time in the VCDs (values at START, then the changes up to END)")
+        ->needs(vcd);
+    app.add_option("--vcd-ports", o.outputs.vcd_ports, "LIST: only these ports in the VCD, by exact name (controller,disk0,...)")
+        ->delimiter(',')
+        ->needs(vcd);
+    app.add_flag("--vcd-rtl-pins", o.outputs.vcd_rtl_pins, "with cmdf.impl=rtl: only the RTL top's pins in its VCD (not its internal state)")
+        ->needs(vcd);
     paths.push_back(
         app.add_option("--cdf", o.outputs.cdf, "write the measured response-time distribution to PATH (CSV: quantile,response_us)"));
     app.add_flag("--quiet", o.quiet, "no summary on stdout");

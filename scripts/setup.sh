@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ cmake ninja-build pkg-config python3 python3-matplotlib python3-distributed python3-pytest mypy libsystemc-dev verilator iverilog yosys catch2 nlohmann-json3-dev libcli11-dev)
+packages=(g++ cmake ninja-build pkg-config python3 python3-matplotlib python3-distributed python3-pytest mypy gtkwave libsystemc-dev verilator iverilog yosys catch2 nlohmann-json3-dev libcli11-dev)
 # Debian's clang with its compiler-rt (libFuzzer, sanitizers) for scripts/fuzz.sh.
 packages+=(clang libclang-rt-14-dev)
 missing=()

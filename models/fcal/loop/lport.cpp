@@ -790,4 +790,10 @@ void LPort::trace(sc_core::sc_trace_file* tf)
     sample_vcd();
 }
 
+void LPort::untrace()
+{
+    vcd_.reset();
+    observed_ = watcher_ != nullptr;
+}
+
 }  // namespace fcal::loop

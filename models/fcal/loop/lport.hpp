@@ -120,6 +120,9 @@ public:
         observed_ = watcher_ != nullptr || vcd_ != nullptr;
     }
     void trace(sc_core::sc_trace_file* tf);
+    // Stops sampling into the trace file (before it is closed, mid-run: fcal-sim --vcd-window); the
+    // port may fold again.
+    void untrace();
 private:
     void listen_to_queue();
     void step();

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fcal/sim/output_file.hpp"
+#include "fcal/sim/vcd_output.hpp"
 #include "fcal/sim/sim_config.hpp"
 #include "fcal/sim/storage_system.hpp"
 
@@ -19,6 +20,10 @@ namespace fcal::sim {
 struct OutputPaths {
     std::string stats_json;  // "-": standard output (written by the caller)
     std::string cdf, trace, vcd;
+    // How the VCDs are narrowed (docs/cli.md, "Smaller waveforms"); each needs vcd.
+    std::string vcd_window;              // "START_US:END_US", "" the whole run
+    std::vector<std::string> vcd_ports;  // port names, empty: every port
+    bool vcd_rtl_pins = false;           // the RTL's VCD holds only its top's pins
 };
 
 class RunOutputs {
@@ -41,7 +46,8 @@ public:
 
 private:
     OutputPaths paths_;
-    std::unique_ptr<OutputFile> stats_, cdf_, trace_, vcd_, rtl_vcd_;
+    std::unique_ptr<OutputFile> stats_, cdf_, trace_;
+    std::unique_ptr<VcdOutput> vcd_, rtl_vcd_;
 };
 
 }  // namespace fcal::sim

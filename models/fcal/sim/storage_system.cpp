@@ -1,3 +1,5 @@
+// sc_spawn (the process that ends a --vcd-window) is declared only with this, before SystemC is first included.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "fcal/sim/storage_system.hpp"
 
 #include <algorithm>
@@ -123,13 +125,48 @@ void StorageSystem::watch_ports(std::ostream& out)
     for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).set_watcher(watcher_.get());
 }
 
-void StorageSystem::trace_vcd(const std::string& ports_base, const std::string& rtl_path)
+void StorageSystem::trace_vcd(const std::string& ports_base, const std::string& rtl_path, const std::vector<std::string>& ports,
+                              bool rtl_pins_only, const std::optional<VcdWindow>& window)
 {
-    vcd_ = sc_core::sc_create_vcd_trace_file(ports_base.c_str());
+    vcd_base_ = ports_base;
     vcd_file_ = ports_base + ".vcd";
+    vcd_ports_ = ports;
+    open_ports_vcd();
+    const sc_core::sc_time limit(config_.time_limit_s, sc_core::SC_SEC);
+    if (window && sc_core::sc_time(window->end_us(), sc_core::SC_US) < limit) {
+        // (Not past the time limit: a process still waiting there would make a deadlock look like a
+        // run that reached its time limit.) The file is closed 1 ps after END (so that it holds every change at END) and the ports go
+        // back to the fast path: the rest of the run costs what it costs without --vcd. It is opened
+        // at the start all the same: a port that rejoins the chain mid-run catches up with the words
+        // that passed it only when it next runs, so its signals would differ for a while from those
+        // of a port traced from the start (docs/cli.md, "Smaller waveforms").
+        const sc_core::sc_time end = sc_core::sc_time(window->end_us(), sc_core::SC_US) + sc_core::sc_time(1, sc_core::SC_PS);
+        sc_core::sc_spawn(
+            [this, end] {
+                sc_core::wait(end);
+                close_ports_vcd();
+            },
+            "vcd_window_end");
+    }
+    if (rtl_queue_) rtl_queue_->rtl().open_vcd(rtl_path, rtl_pins_only ? cosim::VcdScope::PinsOnly : cosim::VcdScope::AllSignals);
+}
+
+void StorageSystem::open_ports_vcd()
+{
+    vcd_ = sc_core::sc_create_vcd_trace_file(vcd_base_.c_str());
     vcd_->set_time_unit(1, sc_core::SC_PS);
-    for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).trace(vcd_);
-    if (rtl_queue_) rtl_queue_->rtl().open_vcd(rtl_path);
+    for (std::size_t i = 0; i < loop_->port_count(); ++i) {
+        loop::LPort& port = loop_->port(i);
+        if (vcd_ports_.empty() || std::find(vcd_ports_.begin(), vcd_ports_.end(), port.basename()) != vcd_ports_.end()) port.trace(vcd_);
+    }
+}
+
+void StorageSystem::close_ports_vcd()
+{
+    for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).untrace();
+    sc_core::sc_close_vcd_trace_file(vcd_);
+    vcd_ = nullptr;
+    vcd_end_ = sc_core::sc_time_stamp();
 }
 
 bool StorageSystem::ports_vcd_complete() const
@@ -156,11 +193,7 @@ bool StorageSystem::ports_vcd_complete() const
 
 void StorageSystem::close_traces()
 {
-    if (vcd_) {
-        sc_core::sc_close_vcd_trace_file(vcd_);
-        vcd_ = nullptr;
-        vcd_end_ = sc_core::sc_time_stamp();
-    }
+    if (vcd_) close_ports_vcd();
     if (rtl_queue_) rtl_queue_->rtl().close_vcd();
 }
 

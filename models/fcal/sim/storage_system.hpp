@@ -10,6 +10,7 @@
 // I/O account are the RunController's (sim/run_controller.hpp).
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "fcal/sim/module_configs.hpp"
 #include "fcal/sim/sim_config.hpp"
 #include "fcal/sim/statistics.hpp"
+#include "fcal/sim/vcd_window.hpp"
 
 namespace fcal::sim {
 
@@ -38,10 +40,14 @@ public:
 
     // Optional observation; call before running.
     void watch_ports(std::ostream& out);
-    // Every port's signals to PORTS_BASE.vcd (SystemC adds the extension); with cmdf.impl=rtl also
-    // the RTL's to rtl_path, on the same time axis (picoseconds). The RTL's file is opened at once
-    // (std::runtime_error if it cannot be), the ports' when the run starts.
-    void trace_vcd(const std::string& ports_base, const std::string& rtl_path);
+    // The signals of the ports named in `ports` (all of them if it is empty; the others are not
+    // traced, so they may fold) to PORTS_BASE.vcd (SystemC adds the extension); with cmdf.impl=rtl
+    // also the RTL's to rtl_path (only its top's pins with `rtl_pins_only`), on the same time axis
+    // (picoseconds). The RTL's file is opened at once (std::runtime_error if it cannot be), the
+    // ports' when the run starts; with a `window` the ports' is closed 1 ps after its END, and the
+    // ports are no longer traced (they may fold) from then on.
+    void trace_vcd(const std::string& ports_base, const std::string& rtl_path, const std::vector<std::string>& ports = {},
+                   bool rtl_pins_only = false, const std::optional<VcdWindow>& window = std::nullopt);
     // At the end of the run: closes the VCD files, the ports' with the time it ended at.
     void close_traces();
     // After close_traces(): the ports' VCD ends with the run's last time stamp, as SystemC's writer
@@ -78,6 +84,8 @@ public:
 
 private:
     void build_loop();
+    void open_ports_vcd();
+    void close_ports_vcd();
     std::unique_ptr<loop::TransmitQueue> make_controller_queue();
 
     SimConfig config_;
@@ -95,7 +103,8 @@ private:
     std::unique_ptr<Statistics> stats_;
     std::unique_ptr<loop::PortWatcher> watcher_;
     sc_core::sc_trace_file* vcd_ = nullptr;
-    std::string vcd_file_;  // the ports' VCD, and the time it must end with
+    std::vector<std::string> vcd_ports_;  // the ports traced (empty: all)
+    std::string vcd_base_, vcd_file_;  // the ports' VCD, and the time it must end with
     sc_core::sc_time vcd_end_;
     cosim::RtlTransmitQueue* rtl_queue_ = nullptr;           // cmdf.impl=rtl
     cosim::LockstepTransmitQueue* lockstep_queue_ = nullptr;  // rtl.lockstep
