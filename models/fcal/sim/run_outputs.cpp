@@ -64,7 +64,7 @@ void RunOutputs::check(const SimConfig& config) const
     if (!paths_.vcd.empty()) {
         check_vcd_name(paths_.vcd);
         vcd_window(paths_);
-        if (paths_.vcd_rtl_pins && config.cmdf.impl != CmdfImpl::Rtl)
+        if (paths_.vcd_rtl_pins && config.cmdf_impl != CmdfImpl::Rtl)
             throw ConfigError("--vcd-rtl-pins: there is no RTL VCD (cmdf.impl is not rtl)");
         if (!paths_.vcd_ports.empty()) {
             std::vector<std::string> ports;
