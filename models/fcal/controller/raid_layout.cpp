@@ -79,12 +79,12 @@ unsigned RaidLayout::column_disk(std::uint64_t row, unsigned column) const
     }
 }
 
-std::vector<RaidLayout::Piece> RaidLayout::split(std::uint64_t lba, std::uint64_t blocks) const
+void RaidLayout::split(std::uint64_t lba, std::uint64_t blocks, std::vector<Piece>& pieces) const
 {
     if (blocks == 0 || lba >= blocks_ || blocks > blocks_ - lba)
         throw std::out_of_range("volume request [" + std::to_string(lba) + ", +" + std::to_string(blocks) +
                                 ") outside the volume of " + std::to_string(blocks_) + " blocks");
-    std::vector<Piece> pieces;
+    pieces.clear();
     const unsigned d = data_disks();
     while (blocks > 0) {
         const std::uint64_t unit = lba / g_.unit_blocks;
@@ -97,12 +97,13 @@ std::vector<RaidLayout::Piece> RaidLayout::split(std::uint64_t lba, std::uint64_
         lba += p.blocks;
         blocks -= p.blocks;
     }
-    return pieces;
 }
 
 MemberIo RaidLayout::locate(std::uint64_t lba) const
 {
-    const Piece p = split(lba, 1).front();
+    std::vector<Piece> pieces;
+    split(lba, 1, pieces);
+    const Piece& p = pieces.front();
     return MemberIo{column_disk(p.row, p.column), true, p.row * g_.unit_blocks + p.offset, 1};
 }
 
@@ -129,12 +130,23 @@ std::pair<std::uint64_t, std::uint64_t> RaidLayout::rows_of(std::uint64_t lba, s
 Plan RaidLayout::plan(bool read, std::uint64_t lba, std::uint64_t blocks, const std::vector<std::uint64_t>& outstanding,
                       const Degradation& missing) const
 {
-    const std::vector<Piece> pieces = split(lba, blocks);
     Plan plan;
+    this->plan(read, lba, blocks, outstanding, missing, plan);
+    return plan;
+}
+
+void RaidLayout::plan(bool read, std::uint64_t lba, std::uint64_t blocks, const std::vector<std::uint64_t>& outstanding,
+                      const Degradation& missing, Plan& plan) const
+{
+    split(lba, blocks, pieces_);
+    plan.first.clear();
+    plan.second.clear();
+    plan.full_rows = plan.read_modify_writes = plan.reconstruct_writes = plan.degraded = 0;
+    plan.unavailable.clear();
     if (!read && g_.level == RaidLevel::Raid5)
-        plan_raid5_write(pieces, missing, plan);
+        plan_raid5_write(pieces_, missing, plan);
     else
-        for (const Piece& p : pieces) {
+        for (const Piece& p : pieces_) {
             plan_piece(read, p, outstanding, missing, plan);
             if (!plan.unavailable.empty()) break;
         }
@@ -142,7 +154,6 @@ Plan RaidLayout::plan(bool read, std::uint64_t lba, std::uint64_t blocks, const 
         plan.first.clear();
         plan.second.clear();
     }
-    return plan;
 }
 
 void RaidLayout::plan_piece(bool read, const Piece& p, const std::vector<std::uint64_t>& outstanding,
@@ -214,18 +225,21 @@ void RaidLayout::plan_raid5_write(const std::vector<Piece>& pieces, const Degrad
             to = std::max(to, pieces[i].offset + pieces[i].blocks);
         }
         const auto covers = [&](std::size_t i) { return pieces[i].offset <= from && pieces[i].offset + pieces[i].blocks >= to; };
-        // Reconstruct-write reads every data column not fully rewritten over the parity's range.
-        std::vector<unsigned> untouched;
-        std::size_t lost_piece = end;  // the piece written to the missing member, if any
-        for (unsigned c = 0; c < d; ++c) {
+        // Reconstruct-write reads every data column not fully rewritten over the parity's range (the
+        // untouched columns: counted here, visited again in read_untouched, so that no list is built).
+        const auto untouched = [&](unsigned c) {
             bool covered = false;
-            for (std::size_t i = begin; i < end; ++i) {
-                if (pieces[i].column != c) continue;
-                covered = covers(i);
-                if (degraded && column_disk(row, c) == lost) lost_piece = i;
-            }
-            if (!covered) untouched.push_back(c);
-        }
+            for (std::size_t i = begin; i < end; ++i)
+                if (pieces[i].column == c) covered = covers(i);
+            return !covered;
+        };
+        std::size_t untouched_count = 0;
+        for (unsigned c = 0; c < d; ++c)
+            if (untouched(c)) ++untouched_count;
+        std::size_t lost_piece = end;  // the piece written to the missing member, if any
+        if (degraded)
+            for (std::size_t i = begin; i < end; ++i)
+                if (column_disk(row, pieces[i].column) == lost) lost_piece = i;
         const std::size_t rmw_reads = (end - begin) + 1;
         const auto read_pieces_and_parity = [&] {  // read-modify-write's reads
             for (std::size_t i = begin; i < end; ++i)
@@ -233,12 +247,13 @@ void RaidLayout::plan_raid5_write(const std::vector<Piece>& pieces, const Degrad
             add_merged(plan.first, MemberIo{parity, true, base + from, to - from});
         };
         const auto read_untouched = [&] {  // reconstruct-write's reads
-            for (unsigned c : untouched) add_merged(plan.first, MemberIo{column_disk(row, c), true, base + from, to - from});
+            for (unsigned c = 0; c < d; ++c)
+                if (untouched(c)) add_merged(plan.first, MemberIo{column_disk(row, c), true, base + from, to - from});
         };
         if (!degraded) {
-            if (untouched.size() < rmw_reads) {
+            if (untouched_count < rmw_reads) {
                 read_untouched();
-                ++(untouched.empty() ? plan.full_rows : plan.reconstruct_writes);
+                ++(untouched_count == 0 ? plan.full_rows : plan.reconstruct_writes);
             } else {
                 read_pieces_and_parity();
                 ++plan.read_modify_writes;

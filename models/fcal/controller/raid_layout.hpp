@@ -92,6 +92,11 @@ public:
     // and rows not to use. The request must lie inside the volume (throws std::out_of_range otherwise).
     Plan plan(bool read, std::uint64_t lba, std::uint64_t blocks, const std::vector<std::uint64_t>& outstanding,
               const Degradation& missing = Degradation()) const;
+    // The same into `out`, whose vectors keep their capacity: a caller that plans into one Plan again
+    // and again allocates nothing once it has planned its largest request (docs/kernel.md, "No
+    // allocation per frame").
+    void plan(bool read, std::uint64_t lba, std::uint64_t blocks, const std::vector<std::uint64_t>& outstanding,
+              const Degradation& missing, Plan& out) const;
 
     // The first and last rows a request touches (member rows, as in Degradation).
     std::pair<std::uint64_t, std::uint64_t> rows_of(std::uint64_t lba, std::uint64_t blocks) const;
@@ -110,7 +115,8 @@ private:
         std::uint64_t offset = 0;  // within the unit
         std::uint64_t blocks = 0;
     };
-    std::vector<Piece> split(std::uint64_t lba, std::uint64_t blocks) const;
+    // Fills `pieces` (cleared first).
+    void split(std::uint64_t lba, std::uint64_t blocks, std::vector<Piece>& pieces) const;
     unsigned data_disks() const;
     unsigned column_disk(std::uint64_t row, unsigned column) const;  // RAID 0/5 (RAID 1: the pair's first)
     void plan_piece(bool read, const Piece& piece, const std::vector<std::uint64_t>& outstanding, const Degradation& missing,
@@ -119,6 +125,9 @@ private:
 
     VolumeGeometry g_;
     std::uint64_t blocks_;
+    // plan()'s pieces, kept for the next plan so that planning allocates nothing in steady state (the
+    // plan calls out to nothing, so no other plan can run while one uses it).
+    mutable std::vector<Piece> pieces_;
 };
 
 // Adds a command, merged with those already in `ios` for the same disk and direction that it overlaps

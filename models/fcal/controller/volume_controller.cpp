@@ -90,8 +90,11 @@ void VolumeController::start(hba::IoRequest* request, VolumePhase phase, bool ag
         locked_.push_back(Held{request, phase});
         return;
     }
-    Plan plan = decode_ ? decode_->plan(request->read, request->lba, blocks, *loads_)
-                        : layout_.plan(request->read, request->lba, blocks, outstanding_, health_.degradation());
+    if (decode_)
+        plan_ = decode_->plan(request->read, request->lba, blocks, *loads_);
+    else
+        layout_.plan(request->read, request->lba, blocks, outstanding_, health_.degradation(), plan_);
+    const Plan& plan = plan_;
     if (!plan.unavailable.empty()) {
         finish(request, phase, "volume failed: " + plan.unavailable);
         return;
@@ -101,15 +104,37 @@ void VolumeController::start(hba::IoRequest* request, VolumePhase phase, bool ag
     reconstruct_writes_ += plan.reconstruct_writes;
     if (plan.degraded > 0) stats_.planned_degraded(request->read);
     if (on_started_ && !again) on_started_(*request);
-    Active& a = active_[request->id];
-    a = Active{};
+    Active& a = open(request->id);
     a.request = request;
     a.phase = phase;
     a.first_row = first_row;
     a.last_row = last_row;
-    a.second = std::move(plan.second);
+    a.second.assign(plan.second.begin(), plan.second.end());
     send(request->id, a, plan.first);
 }
+
+VolumeController::Active& VolumeController::open(std::uint64_t key)
+{
+    auto it = active_.find(key);
+    if (it == active_.end()) {
+        if (spare_active_.empty()) {
+            it = active_.try_emplace(key).first;
+        } else {
+            ActiveMap::node_type node = std::move(spare_active_.back());
+            spare_active_.pop_back();
+            node.key() = key;
+            it = active_.insert(std::move(node)).position;
+        }
+    }
+    Active& a = it->second;
+    std::vector<MemberIo> second = std::move(a.second);  // its capacity only
+    second.clear();
+    a = Active{};
+    a.second = std::move(second);
+    return a;
+}
+
+void VolumeController::close(ActiveMap::iterator it) { spare_active_.push_back(active_.extract(it)); }
 
 hba::IoRequest* VolumeController::allocate()
 {
@@ -133,7 +158,11 @@ void VolumeController::send(std::uint64_t key, Active& active, const std::vector
 
 void VolumeController::dispatch(std::uint64_t key, Kind kind, const std::vector<MemberIo>& ios)
 {
+    // Every command is counted before any is submitted (a completion may come back inside submit()).
+    // The list's storage is kept for the next dispatch; one nested in a submit() finds it taken.
     std::vector<hba::IoRequest*> subs;
+    subs.swap(spare_subs_);
+    subs.clear();
     for (const MemberIo& m : ios) {
         const unsigned disk = health_.disk_of(m.disk);
         hba::IoRequest* sub = allocate();
@@ -151,6 +180,7 @@ void VolumeController::dispatch(std::uint64_t key, Kind kind, const std::vector<
         subs.push_back(sub);
     }
     for (hba::IoRequest* sub : subs) members_.submit(sub);
+    if (subs.capacity() > spare_subs_.capacity()) spare_subs_.swap(subs);
 }
 
 void VolumeController::member_done(hba::IoRequest* sub)
@@ -190,18 +220,18 @@ void VolumeController::phase_done(std::uint64_t key)
         // A read went with its disk: plan the request again around it (nothing has been written).
         const Held again{a.request, a.phase};
         const bool write = !a.request->read;
-        active_.erase(key);
+        close(active_.find(key));
         if (write && engine_) engine_->host_write_ended();
         start(again.request, again.phase, true);
         return;
     }
-    const bool more = !a.second.empty();
+    const bool more = !a.writing && !a.second.empty();
     if ((a.lost || more) && health_.data_lost()) return end(key, "volume failed: " + health_.lost());
     if (!more) return end(key, "");
     // The reads are in, so the new contents of every member are known: a write to a member missing
     // since the plan was made is left out (the parity, or the other copy, holds its data).
-    std::vector<MemberIo> writes = std::move(a.second);
-    a.second.clear();
+    a.writing = true;
+    std::vector<MemberIo>& writes = a.second;
     const Degradation& missing = health_.degradation();
     if (missing.any_missing())
         writes.erase(std::remove_if(writes.begin(), writes.end(),
@@ -213,10 +243,13 @@ void VolumeController::phase_done(std::uint64_t key)
 
 void VolumeController::end(std::uint64_t key, std::string failure)
 {
-    const Active a = std::move(active_.at(key));
-    active_.erase(key);
-    finish(a.request, a.phase, failure);
-    if (!a.request->read && engine_) engine_->host_write_ended();
+    const auto it = active_.find(key);
+    if (it == active_.end()) throw std::out_of_range("volume: no active request " + std::to_string(key));
+    hba::IoRequest* const request = it->second.request;
+    const VolumePhase phase = it->second.phase;
+    close(it);
+    finish(request, phase, failure);
+    if (!request->read && engine_) engine_->host_write_ended();
     start_next_strict();
 }
 

@@ -34,6 +34,7 @@
 #include "fcal/controller/volume_statistics.hpp"
 #include "fcal/controller/volume_timer.hpp"
 #include "fcal/hba/io_request.hpp"
+#include "fcal/kernel/pool_allocator.hpp"
 #include "fcal/host/io_target.hpp"
 #include "fcal/phy/al_pa.hpp"
 
@@ -118,11 +119,13 @@ private:
         VolumePhase phase{};
         std::uint64_t first_row = 0, last_row = 0;
         std::vector<MemberIo> second;  // sent once the first phase is done
+        bool writing = false;          // the second phase is out
         std::size_t pending = 0;       // commands of the current phase not yet complete
         std::string failure;           // a member command failed: so does the request
         bool lost = false;             // a command of this phase went with its disk
         bool lost_read = false;        // ... and it was a read: plan again
     };
+    using ActiveMap = std::map<std::uint64_t, Active>;
     struct Held {
         hba::IoRequest* request = nullptr;
         VolumePhase phase{};
@@ -143,6 +146,8 @@ private:
     void health_changed();
     bool host_writing(std::uint64_t first_row, std::uint64_t last_row) const;
     hba::IoRequest* allocate();
+    Active& open(std::uint64_t key);
+    void close(ActiveMap::iterator it);
 
     VolumeParams params_;
     RaidLayout layout_;
@@ -157,8 +162,16 @@ private:
     CompletionCallback on_complete_;
     MemberCallback on_member_, on_started_;
 
-    std::map<std::uint64_t, Active> active_;      // by request id
-    std::map<const hba::IoRequest*, Sent> owner_;  // member commands out
+    // What a request takes is kept for the next (docs/kernel.md, "No allocation per frame"): the
+    // plan's lists, a finished request's entry with its list's capacity, the map nodes of the
+    // commands out, the list of commands being submitted.
+    Plan plan_;  // start()'s: read wholly before the first command is submitted
+    ActiveMap active_;                             // by request id
+    std::vector<ActiveMap::node_type> spare_active_;
+    std::map<const hba::IoRequest*, Sent, std::less<const hba::IoRequest*>,
+             kernel::PoolAllocator<std::pair<const hba::IoRequest* const, Sent>>>
+        owner_;  // member commands out
+    std::vector<hba::IoRequest*> spare_subs_;
     std::deque<Held> waiting_;                     // strict: not yet started
     std::deque<Held> locked_;                      // writes held by the rebuild's lock
     std::deque<hba::IoRequest*> done_;             // finished, to be delivered

@@ -19,6 +19,7 @@ public:
     T& back() { return (*this)[size_ - 1]; }
     // The i-th element from the front.
     T& operator[](std::size_t i) { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+    const T& operator[](std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
 
     void push_back(T value)
     {
@@ -32,6 +33,19 @@ public:
     {
         slots_[head_] = T{};
         head_ = (head_ + 1) & (slots_.size() - 1);
+        --size_;
+    }
+
+    // Removes the i-th element from the front, keeping the others in order (a FIFO that serves one
+    // destination out of turn).
+    void erase(std::size_t i)
+    {
+        if (i == 0) {
+            pop_front();
+            return;
+        }
+        for (; i + 1 < size_; ++i) (*this)[i] = std::move((*this)[i + 1]);
+        (*this)[size_ - 1] = T{};
         --size_;
     }
 

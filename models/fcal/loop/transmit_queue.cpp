@@ -33,16 +33,25 @@ OutgoingFrame TransmitQueue::pop_for(phy::AlPa dest)
     return out;
 }
 
+std::size_t FifoTransmitQueue::oldest_for(phy::AlPa dest) const
+{
+    std::size_t i = 0;
+    while (i < frames_.size() && frames_[i].frame->destination != dest) ++i;
+    return i;
+}
+
 const OutgoingFrame* FifoTransmitQueue::front_for(phy::AlPa dest) const
 {
-    auto it = oldest_for(frames_, dest);
-    return it == frames_.end() ? nullptr : &*it;
+    const std::size_t i = oldest_for(dest);
+    return i == frames_.size() ? nullptr : &frames_[i];
 }
 
 OutgoingFrame FifoTransmitQueue::do_pop_for(phy::AlPa dest)
 {
-    OutgoingFrame out;
-    if (!take_oldest_for(frames_, dest, out)) throw std::logic_error("FifoTransmitQueue::pop_for: no frame for destination");
+    const std::size_t i = oldest_for(dest);
+    if (i == frames_.size()) throw std::logic_error("FifoTransmitQueue::pop_for: no frame for destination");
+    OutgoingFrame out = std::move(frames_[i]);
+    frames_.erase(i);
     return out;
 }
 

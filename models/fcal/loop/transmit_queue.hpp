@@ -7,11 +7,11 @@
 // Implementations: FifoTransmitQueue (disks), hba::CommandFirstQueue (the controller's reference
 // model), cosim::RtlTransmitQueue (the Verilated RTL).
 #include <cstddef>
-#include <deque>
 #include <functional>
 #include <limits>
 #include <memory>
 
+#include "fcal/kernel/ring_queue.hpp"
 #include "fcal/loop/loop_frame.hpp"
 
 namespace fcal::loop {
@@ -62,27 +62,9 @@ private:
     std::function<void()> space_listener_;
 };
 
-// The oldest frame for `dest` in an age-ordered list of frames, or end().
-inline std::deque<OutgoingFrame>::const_iterator oldest_for(const std::deque<OutgoingFrame>& frames, phy::AlPa dest)
-{
-    for (auto it = frames.begin(); it != frames.end(); ++it)
-        if (it->frame->destination == dest) return it;
-    return frames.end();
-}
-
-// Removes the oldest frame for `dest` from `frames` into `out`; false if there is none.
-inline bool take_oldest_for(std::deque<OutgoingFrame>& frames, phy::AlPa dest, OutgoingFrame& out)
-{
-    const auto it = oldest_for(frames, dest);
-    if (it == frames.end()) return false;
-    const auto pos = frames.begin() + (it - frames.cbegin());
-    out = std::move(*pos);
-    frames.erase(pos);
-    return true;
-}
-
 // Plain first-in first-out without a limit: frames leave in the order queued; while a circuit is
-// open the oldest frame for its destination goes next.
+// open the oldest frame for its destination goes next. A ring that grows to its peak and stays, so
+// that a disk's stream of frames allocates nothing (docs/kernel.md, "No allocation per frame").
 class FifoTransmitQueue : public TransmitQueue {
 public:
     bool can_push(FrameClass) const override { return true; }
@@ -95,7 +77,10 @@ protected:
     OutgoingFrame do_pop_for(phy::AlPa dest) override;
 
 private:
-    std::deque<OutgoingFrame> frames_;
+    // The position of the oldest frame for `dest`, or frames_.size() if there is none.
+    std::size_t oldest_for(phy::AlPa dest) const;
+
+    kernel::RingQueue<OutgoingFrame> frames_;
 };
 
 }  // namespace fcal::loop

@@ -43,8 +43,13 @@ const std::array<AlPa, kValidAlPaCount>& valid_al_pas()
 
 bool is_valid_al_pa(unsigned value)
 {
-    const auto& t = valid_al_pas();
-    return value <= 0xFF && std::binary_search(t.begin(), t.end(), static_cast<AlPa>(value));
+    // By value, not by search: the loop asks for every ordered set that names a port.
+    static const std::array<bool, 256> valid = [] {
+        std::array<bool, 256> v{};
+        for (AlPa a : valid_al_pas()) v[a] = true;
+        return v;
+    }();
+    return value <= 0xFF && valid[value];
 }
 
 AlPa require_valid_al_pa(unsigned value, const std::string& what)

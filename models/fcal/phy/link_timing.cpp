@@ -12,11 +12,13 @@ LinkTiming::LinkTiming(LineRate rate, double propagation_ns_per_m, double baud_o
     if (!(propagation_ns_per_m >= 0.0)) throw std::invalid_argument("propagation_ns_per_m must be >= 0");
 }
 
-sc_core::sc_time LinkTiming::words(std::uint64_t n) const
+sc_core::sc_time LinkTiming::remember(std::uint64_t n) const
 {
     // n words = n * 40 / baud seconds, in picoseconds, rounded once (never n times the rounded word).
     const double ps = static_cast<double>(n) * 40.0e12 / baud_;
-    return sc_core::sc_time(std::llround(ps), sc_core::SC_PS);
+    const sc_core::sc_time time(std::llround(ps), sc_core::SC_PS);
+    remembered_[slot(n)] = Remembered{n, time};
+    return time;
 }
 
 sc_core::sc_time LinkTiming::cable(double metres) const

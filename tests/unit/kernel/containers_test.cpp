@@ -57,6 +57,20 @@ TEST_CASE("The ring queue erases by predicate and keeps the rest in order", "[ke
     CHECK(drain(q) == std::vector<int>{2, 4, 5, 7, 8, 10, 11});
 }
 
+TEST_CASE("The ring queue erases one element by position and keeps the rest in order", "[kernel][ring_queue]")
+{
+    kernel::RingQueue<int> q;
+    for (int v = 0; v < 8; ++v) q.push_back(v);
+    for (int i = 0; i < 5; ++i) q.pop_front();
+    for (int v = 8; v < 12; ++v) q.push_back(v);  // wrapped: 5..11 in a ring of 8
+    q.erase(2);                                   // 7
+    q.erase(0);                                   // 5, from the front
+    q.erase(q.size() - 1);                        // 11, from the back
+    CHECK(q.size() == 4);
+    q.push_back(12);
+    CHECK(drain(q) == std::vector<int>{6, 8, 9, 10, 12});
+}
+
 TEST_CASE("A popped element's resources are let go at once", "[kernel][ring_queue]")
 {
     kernel::RingQueue<std::shared_ptr<int>> q;

@@ -33,6 +33,10 @@ TEST_CASE("al_pa: exactly the 127 neutral characters below F0, in priority order
     // The neutral characters left out are those the ordered sets use.
     for (unsigned reserved : {0xF0u, 0xF7u, 0xF8u, 0xFBu, 0xFDu, 0xFEu, 0xFFu}) CHECK(expected.erase(reserved) == 1);
     CHECK(std::set<unsigned>(list.begin(), list.end()) == expected);
+    for (unsigned v = 0; v < 0x200; ++v) {  // every byte, and beyond one: no wrap-round
+        INFO(v);
+        CHECK(is_valid_al_pa(v) == (expected.count(v) == 1));
+    }
 
     for (AlPa a : list) {
         INFO(al_pa_hex(a));

@@ -55,6 +55,23 @@ TEST_CASE("link timing: word counts do not accumulate rounding")
     CHECK(LinkTiming(LineRate::G1).words(17) == sc_time(640, SC_NS));
 }
 
+TEST_CASE("link timing: a word count asked again, or after another that shares its slot, keeps its time")
+{
+    // words() remembers its last results (0-7 words each in a slot, a larger count in slot n mod 8):
+    // repeats, counts that take each other's slot (1 and 17; 521, 1025 and 9) and a zero in between.
+    const std::uint64_t asked[] = {1, 521, 17, 1, 2, 6, 521, 1025, 521, 9, 17, 0, 1, 10000000, 521, 2, 6, 1};
+    for (LineRate r : kRates) {
+        const LinkTiming t(r);
+        INFO(to_string(r));
+        for (std::uint64_t n : asked) {
+            INFO(n << " words");
+            CHECK(t.words(n) == sc_time(static_cast<double>(reference_ps(n, multiplier(r))), SC_PS));
+        }
+        const LinkTiming copy = t;  // a copy carries what it has remembered, still exact
+        for (std::uint64_t n : asked) CHECK(copy.words(n) == t.words(n));
+    }
+}
+
 TEST_CASE("link timing: frame lengths in words")
 {
     CHECK(LinkTiming::frame_words(2048) == 521);  // full data frame
