@@ -55,7 +55,10 @@ def test_without_progress_a_pipe_gets_nothing(fcal_sim, flags):
 
 def run_on_a_terminal(fcal_sim_path: str, *args: str) -> tuple[int, str, str]:
     """fcal-sim with stderr on a pseudo-terminal; returns the exit code, stdout and what the terminal got."""
-    master, slave = pty.openpty()
+    try:
+        master, slave = pty.openpty()
+    except OSError as e:  # e.g. a container without /dev/pts: nothing to test the terminal case on
+        pytest.skip(f"no pseudo-terminal here: {e}")
     p = subprocess.Popen([fcal_sim_path, *args], stdout=subprocess.PIPE, stderr=slave, text=True)
     os.close(slave)
     seen = b""
