@@ -14,7 +14,7 @@ targets=()
 tests=(-E "^cli: bench$")  # the speed benchmark runs valgrind, which cannot run ASan programs
 if [ "${1:-}" = "--subset" ]; then
   shift
-  targets=(--target fcal-sim fcal-codec unit_sim fuzz_8b10b_replay fuzz_config_json_replay fuzz_set_replay)
+  targets=(--target fcal-sim fcal-sim-test fcal-codec unit_sim fuzz_8b10b_replay fuzz_config_json_replay fuzz_set_replay)
   tests=(-R "^(unit_sim:|fuzz: |cli: (fcal_sim|fcal_sim_bad_input|fcal_sim_outputs|random_configs)$)")
 else
   bash scripts/setup.sh >/dev/null  # the Debian packages (and the normal build, quick when up to date)
