@@ -3,8 +3,7 @@
 namespace fcal::loop {
 
 Lpsm::Lpsm(const PortConfig& config, const LoopDirectory& directory, LpsmObserver& observer)
-    : cfg_(config), directory_(directory), observer_(observer), credit_(config.incoming_buffers, config.login_bb_credit),
-      own_fill_(Word::arb(phy::kArbFairnessFill))
+    : cfg_(config), directory_(directory), observer_(observer), credit_(config.incoming_buffers, config.login_bb_credit)
 {
 }
 
@@ -15,7 +14,7 @@ bool Lpsm::unaffected_by(const Word& w) const
         // A monitoring port repeats fill words; it alters its own ARB, and the fill originator its
         // ARB(F0). An IDLE sets ACCESS, which matters only to a port with something to send: one
         // that waits for the access window starts arbitrating on it.
-        if (state_ != LpsmState::Monitoring || arbitrating_ || fill_originator_ || w.is_arb(cfg_.al_pa)) return false;
+        if (state_ != LpsmState::Monitoring || arbitrating() || fill_ == Fill::Originator || w.is_arb(cfg_.al_pa)) return false;
         if (queue_->empty()) return true;
         return !access_ && w.kind != WordKind::Idle;  // waiting for the access window
     }
@@ -24,7 +23,7 @@ bool Lpsm::unaffected_by(const Word& w) const
 
 std::optional<Word> Lpsm::fill_replacement(const Word& w) const
 {
-    if (state_ != LpsmState::Arbitrating || !w.is_fill() || w.is_arb(cfg_.al_pa) || rx_frame_for_us_ || repeats_access_word())
+    if (state_ != LpsmState::Arbitrating || !w.is_fill() || w.is_arb(cfg_.al_pa) || frame_for_us() || repeats_access_word())
         return std::nullopt;
     return substitute(w);
 }
@@ -45,7 +44,7 @@ bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
     case WordKind::Arb:
         // The owner's fill word changes only when its ARB(F0) comes back; any other port in a
         // circuit sends the fill word it receives (substitute()).
-        if (owner_) return !(w.is_arb(phy::kArbFairnessFill) && own_fill_.is_arb(phy::kArbFairnessFill));
+        if (owner()) return !(w.is_arb(phy::kArbFairnessFill) && own_fill().is_arb(phy::kArbFairnessFill));
         return substitute(w) == substitute(last_fill ? *last_fill : rx_fill_);
     default: return false;
     }
@@ -53,13 +52,13 @@ bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
 
 Lpsm::Routine Lpsm::routine() const
 {
-    if (errors_ || rx_frame_for_us_ || access_word_) return Routine::Acts;
-    if (state_ == LpsmState::Arbitrating) return arbitrating_ && !queue_->empty() ? Routine::ReplacesFill : Routine::Acts;
-    if (state_ != LpsmState::Monitoring || arbitrating_ || fill_originator_) return Routine::Acts;
+    if (errors_ || frame_for_us() || rx_ == Rx::AccessIdle) return Routine::Acts;
+    if (state_ == LpsmState::Arbitrating) return arbitrating() && !queue_->empty() ? Routine::ReplacesFill : Routine::Acts;
+    if (state_ != LpsmState::Monitoring || arbitrating() || fill_ == Fill::Originator) return Routine::Acts;
     const OutgoingFrame* next = queue_->front();
     if (!next) return Routine::Repeats;
     // Waiting for the next access window (maybe_start_arbitration() has run and held back).
-    const bool waits = requesting_ && !access_ && cfg_.fair && !next->arbitrate_unfairly;
+    const bool waits = bid_ == Bid::Waiting && !access_ && cfg_.fair && !next->arbitrate_unfairly;
     return waits ? Routine::AwaitsIdle : Routine::Acts;
 }
 
@@ -67,30 +66,28 @@ void Lpsm::repeated(const RepeatedWords& run)
 {
     // For these routines handle_fill() does nothing but set ACCESS on an IDLE while monitoring.
     rx_word_ = run.last;
-    rx_absorbed_ = false;
+    rx_ = Rx::Repeated;
     if (run.last_fill) rx_fill_ = *run.last_fill;
     if (run.idle && state_ == LpsmState::Monitoring) access_ = true;
-    access_word_ = false;
 }
 
 void Lpsm::repeated(const Word& w)
 {
     rx_word_ = w;
-    rx_absorbed_ = false;
+    rx_ = Rx::Repeated;
     if (w.is_fill()) {
         rx_fill_ = w;
         handle_fill(w);  // bookkeeping only: a port unaffected by the word does not change state
     }
-    access_word_ = false;  // it did not start arbitrating on it
+    rx_ = Rx::Repeated;  // it did not start arbitrating on the IDLE
 }
 
 void Lpsm::receive(const Word& w)
 {
     // Whatever follows a frame marks the end of its EOF: the frame is complete.
-    if (rx_frame_for_us_) frame_complete();
+    if (frame_for_us()) frame_complete();
     rx_word_ = w;
-    rx_absorbed_ = false;
-    access_word_ = false;  // a later word: the decisions taken on the previous one apply to it
+    rx_ = Rx::Repeated;  // a later word: the decisions taken on the previous one apply to it
     if (w.is_fill()) {
         rx_fill_ = w;
         handle_fill(w);
@@ -105,19 +102,19 @@ void Lpsm::receive(const Word& w)
     if (repeating()) {
         if (own_word_back(w)) {
             // Nobody took it (its circuit is gone): removed here, or it would circulate for ever.
-            rx_absorbed_ = true;
+            rx_ = Rx::Absorbed;
             if (w.kind == WordKind::Frame) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
             return;
         }
         if (w.kind == WordKind::Opn && w.y == cfg_.al_pa) {
-            rx_absorbed_ = true;
+            rx_ = Rx::Absorbed;
             if (hit(w)) return;  // not recognised: the port sends its fill word in its place
             ++progress_;
             become_opened(w);
         }
         return;  // everything else passes through
     }
-    rx_absorbed_ = true;
+    rx_ = Rx::Absorbed;
     if (w.kind != WordKind::Cls && own_word_back(w)) {
         // Our own frame or R_RDY came back round: the port it was for was never opened (a lost
         // OPN). (Our CLS coming back ends the circuit as usual.)
@@ -135,8 +132,7 @@ void Lpsm::receive(const Word& w)
     case WordKind::Frame:
         if (w.frame->destination != cfg_.al_pa) error("received a frame addressed to another port");
         if (!credit_.frame_received()) error("received a frame without credit");
-        rx_frame_for_us_ = true;
-        rx_frame_hit_ = hit(w);
+        rx_ = hit(w) ? Rx::FrameForUsHit : Rx::FrameForUs;
         break;
     case WordKind::Opn: error("received OPN while in a circuit"); break;
     default: break;
@@ -147,13 +143,13 @@ void Lpsm::receive(const Word& w)
 // once and, in the circuit, earns the sender its R_RDY as a consumed frame would.
 void Lpsm::frame_complete()
 {
-    rx_frame_for_us_ = false;
+    const bool hit = rx_ == Rx::FrameForUsHit;
+    rx_ = Rx::Absorbed;
     ++progress_;
-    if (!rx_frame_hit_) {
+    if (!hit) {
         observer_.frame_received(rx_word_.frame);
         return;
     }
-    rx_frame_hit_ = false;
     observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
     release_buffer();
 }
@@ -174,7 +170,7 @@ bool Lpsm::hit(const Word& w)
 // arrives: no live circuit brings either.
 bool Lpsm::stale_circuit_word(const Word& w)
 {
-    if (!errors_ || owner_) return false;
+    if (!errors_ || owner()) return false;
     if (w.kind == WordKind::Opn) return true;
     return w.kind == WordKind::Frame && w.frame->destination != cfg_.al_pa && w.frame->source != cfg_.al_pa;
 }
@@ -190,16 +186,16 @@ bool Lpsm::awaits_peer() const
 {
     // (XMITTED_CLOSE with its CLS back waits only for its own buffers; a frame arriving is progress
     // until its EOF.)
-    if (rx_frame_for_us_) return false;
-    return state_ == LpsmState::Open || state_ == LpsmState::Opened || (state_ == LpsmState::XmittedClose && !cls_received_);
+    if (frame_for_us()) return false;
+    return state_ == LpsmState::Open || state_ == LpsmState::Opened || (state_ == LpsmState::XmittedClose && ending_ != Ending::ClsBack);
 }
 
 void Lpsm::al_time_expired()
 {
     observer_.lpsm_event(LpsmObserver::Event::AlTimeExpired);
     switch (state_) {
-    case LpsmState::Open: timed_out_ = true; break;          // next() closes the circuit
-    case LpsmState::XmittedClose: cls_received_ = true; break;  // the CLS will not come back
+    case LpsmState::Open: ending_ = Ending::AlTimeOut; break;     // next() closes the circuit
+    case LpsmState::XmittedClose: ending_ = Ending::ClsBack; break;  // the CLS will not come back
     case LpsmState::Opened:
         observer_.lpsm_event(LpsmObserver::Event::CircuitAbandoned);
         leave_circuit();
@@ -210,24 +206,23 @@ void Lpsm::al_time_expired()
 
 void Lpsm::handle_fill(const Word& w)
 {
-    if (owner_) {
+    if (owner()) {
         // The owner learns from its own fill word whether anybody else wants the loop.
+        const bool arb_f0 = own_fill().is_arb(phy::kArbFairnessFill);
         if (w.is_arb(phy::kArbFairnessFill)) {
             // Nobody replaced ARB(F0): end the access window. The ARB(F0)s sent until now are
             // still on their way round: the tail that must not outlive this tenancy.
-            if (own_fill_.is_arb(phy::kArbFairnessFill)) fill_tail_in_flight_ = true;
-            own_fill_ = Word::idle();
+            if (arb_f0) fill_ = Fill::OwnerIdleTail;
+            else if (fill_ == Fill::OwnerIdleContested) fill_ = Fill::OwnerIdle;
             // The window it ends is over for this port too: the next one is open to it, even if
             // others start arbitrating before it gives the loop up.
             access_ = true;
-            others_arbitrating_ = false;
         } else if (w.kind == WordKind::Idle) {
-            others_arbitrating_ = false;
-            fill_tail_in_flight_ = false;  // our own IDLE came back: the tail has passed
-
+            // Our own IDLE came back: the tail has passed.
+            fill_ = arb_f0 ? Fill::OwnerArbF0 : Fill::OwnerIdle;
         } else if (w.y != cfg_.al_pa && w.y != phy::kArbFF) {
-            others_arbitrating_ = true;
-            fill_tail_in_flight_ = false;  // an arbitrating port replaces what is left of it
+            // An arbitrating port replaces what is left of the tail.
+            fill_ = arb_f0 ? Fill::OwnerArbF0Contested : Fill::OwnerIdleContested;
         }
         return;
     }
@@ -236,10 +231,10 @@ void Lpsm::handle_fill(const Word& w)
             // IDLEs around the loop open a new access window. The IDLE that sets ACCESS is repeated
             // as it is, even if the port starts arbitrating on it, so that it reaches the ports
             // downstream and sets theirs too.
-            if (!access_) access_word_ = true;
+            if (!access_) rx_ = Rx::AccessIdle;
             access_ = true;
         }
-        if (!w.is_arb(phy::kArbFairnessFill)) fill_originator_ = false;
+        if (!w.is_arb(phy::kArbFairnessFill) && fill_ == Fill::Originator) fill_ = Fill::Repeats;
     } else if (state_ == LpsmState::Arbitrating && w.is_arb(cfg_.al_pa)) {
         win();
     }
@@ -248,47 +243,41 @@ void Lpsm::handle_fill(const Word& w)
 void Lpsm::win()
 {
     set_state(LpsmState::ArbitrationWon);
-    owner_ = true;
-    arbitrating_ = false;
+    fill_ = Fill::OwnerArbF0;
+    bid_ = Bid::None;
     access_ = false;  // one win per access window for a fair port; an unfair one ignores ACCESS
-    own_fill_ = Word::arb(phy::kArbFairnessFill);
-    others_arbitrating_ = false;
-    fill_originator_ = false;
-    fill_tail_in_flight_ = false;
     observer_.lpsm_event(LpsmObserver::Event::Won);
-    requesting_ = false;
 }
 
 void Lpsm::update_arbitration()
 {
-    if (arbitrating_ && queue_->empty()) {
+    if (arbitrating() && queue_->empty()) {
         // Everything went out on a circuit another port opened (full duplex): stop arbitrating.
-        arbitrating_ = false;
-        requesting_ = false;
+        bid_ = Bid::None;
         if (state_ == LpsmState::Arbitrating) set_state(LpsmState::Monitoring);
     }
     if (state_ == LpsmState::Monitoring) maybe_start_arbitration();
-    if (!arbitrating_) access_word_ = false;  // only an arbitrating port would have altered it
+    if (!arbitrating()) access_word_repeated();  // only an arbitrating port would have altered it
 }
 
 void Lpsm::maybe_start_arbitration()
 {
     const OutgoingFrame* next = queue_->front();
-    if (!next || arbitrating_) return;
-    if (!requesting_) {
-        requesting_ = true;
+    if (!next || arbitrating()) return;
+    if (bid_ == Bid::None) {
+        bid_ = Bid::Waiting;
         observer_.lpsm_event(LpsmObserver::Event::Requesting);
     }
     if (!access_ && cfg_.fair && !next->arbitrate_unfairly) return;  // wait for the next access window
     if (!access_) observer_.lpsm_event(LpsmObserver::Event::ArbitrationWithoutAccess);
-    arbitrating_ = true;
+    bid_ = Bid::Arbitrating;
     set_state(LpsmState::Arbitrating);
 }
 
 void Lpsm::become_opened(const Word& opn)
 {
     set_state(LpsmState::Opened);
-    fill_originator_ = false;
+    if (fill_ == Fill::Originator) fill_ = Fill::Repeats;
     peer_ = opn.x;  // for OPN(yy) the opener is unknown; only full duplex needs it
     const bool sending = opn.opn_full_duplex();
     credit_.open(sending, true, sending ? directory_.login_bb_credit(peer_) : 0);
@@ -302,7 +291,7 @@ void Lpsm::handle_cls()
         set_state(LpsmState::ReceivedClose);
         credit_.stop_granting();  // hand out no more credit on a closing circuit
         break;
-    case LpsmState::XmittedClose: cls_received_ = true; break;
+    case LpsmState::XmittedClose: ending_ = Ending::ClsBack; break;
     default: break;
     }
 }
@@ -319,7 +308,7 @@ Lpsm::Decision Lpsm::next()
         return {guaranteed ? K::Opn : K::None};
     case LpsmState::Open:
     case LpsmState::Opened: {
-        if (timed_out_) return {K::Cls};  // AL_TIME: the peer does not answer
+        if (ending_ == Ending::AlTimeOut) return {K::Cls};  // AL_TIME: the peer does not answer
         if (credit_.r_rdys_owed() > 0) return {K::RRdy};
         const OutgoingFrame* next = credit_.sending() ? queue_->front_for(peer_) : nullptr;
         const bool preempt = state_ == LpsmState::Open && queue_->preempt(peer_);
@@ -335,7 +324,7 @@ Lpsm::Decision Lpsm::next()
         if (next) return {K::Frame};
         return {guaranteed ? K::Cls : K::None};
     }
-    case LpsmState::XmittedClose: return {cls_received_ && guaranteed ? K::Leave : K::None};
+    case LpsmState::XmittedClose: return {ending_ == Ending::ClsBack && guaranteed ? K::Leave : K::None};
     default: return {K::None};
     }
 }
@@ -389,7 +378,7 @@ void Lpsm::commit(const Decision& d)
         } else {
             set_state(LpsmState::XmittedClose);
             credit_.stop_granting();
-            timed_out_ = false;
+            ending_ = Ending::None;
         }
         return;
     case K::Leave: leave_circuit(); return;
@@ -400,28 +389,25 @@ void Lpsm::commit(const Decision& d)
 void Lpsm::leave_circuit()
 {
     credit_.close();
-    cls_received_ = false;
-    timed_out_ = false;
-    if (owner_) {
+    ending_ = Ending::None;
+    if (owner()) {
         const OutgoingFrame* next = queue_->front();
-        const bool nobody_waiting = own_fill_.kind == WordKind::Idle && !others_arbitrating_;
+        const bool nobody_waiting = own_fill().kind == WordKind::Idle && !others_arbitrating();
         if (next && (!cfg_.fair || next->transfer_unfairly || nobody_waiting)) {
             observer_.lpsm_event(LpsmObserver::Event::Transfer);
             set_state(LpsmState::Transfer);
             return;  // the port asks next() again: the next OPN
         }
-        owner_ = false;
         observer_.lpsm_event(LpsmObserver::Event::LeftLoop);
         // Our ARB(F0) may still be circulating with nobody to remove it only if no other port
         // replaced it; a port that did will win and fill the loop itself. That holds while we still
         // fill with ARB(F0), and also for the tail of it when we switched to IDLE less than a round
         // trip ago.
         const bool other_arb = rx_fill_.kind == WordKind::Arb && rx_fill_.y != phy::kArbFairnessFill && rx_fill_.y != cfg_.al_pa;
-        const bool f0_on_the_wire = own_fill_.is_arb(phy::kArbFairnessFill) || fill_tail_in_flight_;
-        fill_originator_ = f0_on_the_wire && !others_arbitrating_ && !other_arb;
-        fill_tail_in_flight_ = false;
+        const bool f0_on_the_wire = fill_ == Fill::OwnerArbF0 || fill_ == Fill::OwnerIdleTail;
+        fill_ = f0_on_the_wire && !other_arb ? Fill::Originator : Fill::Repeats;
     }
-    set_state(arbitrating_ ? LpsmState::Arbitrating : LpsmState::Monitoring);
+    set_state(arbitrating() ? LpsmState::Arbitrating : LpsmState::Monitoring);
     if (state_ == LpsmState::Monitoring) maybe_start_arbitration();
 }
 
@@ -433,11 +419,11 @@ void Lpsm::release_buffer()
 
 Word Lpsm::substitute(const Word& fill) const
 {
-    if (arbitrating_) return arbitrating_fill(fill, cfg_.al_pa);
+    if (arbitrating()) return arbitrating_fill(fill, cfg_.al_pa);
     if (state_ == LpsmState::Monitoring) {
         // The last owner removes its ARB(F0) when it comes back unreplaced; a stale ARB of our own
         // is removed likewise, so nothing circulates without an owner.
-        if (fill_originator_ && fill.is_arb(phy::kArbFairnessFill)) return Word::idle();
+        if (fill_ == Fill::Originator && fill.is_arb(phy::kArbFairnessFill)) return Word::idle();
         if (fill.is_arb(cfg_.al_pa)) return Word::idle();
     }
     return fill;
@@ -445,9 +431,9 @@ Word Lpsm::substitute(const Word& fill) const
 
 Word Lpsm::fill() const
 {
-    if (owner_) return own_fill_;
+    if (owner()) return own_fill();
     if (repeats_access_word()) return rx_word_;  // the IDLE that set ACCESS, unchanged
-    if (repeating() && !rx_word_.is_fill() && !rx_absorbed_) return rx_word_;
+    if (repeating() && !rx_word_.is_fill() && rx_ == Rx::Repeated) return rx_word_;
     return substitute(rx_fill_);
 }
 

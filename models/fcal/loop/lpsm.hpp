@@ -128,7 +128,7 @@ public:
     // a repeating port, nor with word errors set.
     bool may_wait(const Word& w, const Word* last_fill = nullptr) const;
     // A frame for the port is arriving (its EOF has not).
-    bool receiving_frame() const { return rx_frame_for_us_; }
+    bool receiving_frame() const { return frame_for_us(); }
     // The last word that reached the port.
     const Word& last_received() const { return rx_word_; }
 
@@ -138,8 +138,11 @@ public:
     // decision acts on later words only (docs/loop.md, "Fairness"). While true, fill()
     // is that IDLE and nothing may pass the port unprocessed; the port calls
     // access_word_repeated() one word later (or the next word it receives ends it).
-    bool repeats_access_word() const { return access_word_ && arbitrating_; }
-    void access_word_repeated() { access_word_ = false; }
+    bool repeats_access_word() const { return rx_ == Rx::AccessIdle && arbitrating(); }
+    void access_word_repeated()
+    {
+        if (rx_ == Rx::AccessIdle) rx_ = Rx::Repeated;
+    }
     Decision next();
     Word prepare(const Decision& d);
     void commit(const Decision& d);
@@ -163,8 +166,8 @@ public:
 
     LpsmState state() const { return state_; }
     bool access() const { return access_; }
-    bool arbitrating() const { return arbitrating_; }
-    bool owner() const { return owner_; }
+    bool arbitrating() const { return bid_ == Bid::Arbitrating; }
+    bool owner() const { return is_owner(fill_); }
     bool repeating() const { return state_ == LpsmState::Monitoring || state_ == LpsmState::Arbitrating; }
     const CircuitCredit& credit() const { return credit_; }
 
@@ -190,29 +193,61 @@ private:
     TransmitQueue* queue_ = nullptr;
     CircuitCredit credit_;
 
+    // What the port did with the word arriving now. A frame for us stays "arriving" until the word
+    // after its EOF; a hit one fails its CRC then.
+    enum class Rx : std::uint8_t {
+        Repeated,       // passed on (or, arbitrating, its fill word replaced)
+        AccessIdle,     // the IDLE that set ACCESS, still being repeated as it is
+        Absorbed,       // consumed by this port
+        FrameForUs,     // a frame for this port, its EOF not yet arrived
+        FrameForUsHit,  // the same, hit by a bit error: discarded when complete
+    };
+    // Where the port stands in getting the loop (an owner no longer bids: see Fill).
+    enum class Bid : std::uint8_t {
+        None,
+        Waiting,      // told the observer it wants the loop; waits for the access window
+        Arbitrating,  // replacing lower-priority fill words with ARB(own)
+    };
+    // The port's duty for the loop's fill word (docs/loop.md, "Fairness").
+    enum class Fill : std::uint8_t {
+        Repeats,     // sends the fill word it receives (substituted as substitute() says)
+        Originator,  // left the loop while its ARB(F0) was still circulating: removes it
+        // The loop owner sources its own fill words:
+        OwnerArbF0,           // ARB(F0), nobody else seen arbitrating
+        OwnerArbF0Contested,  // ARB(F0), another port's ARB seen
+        OwnerIdleTail,        // IDLE since its ARB(F0) came back; its last ARB(F0)s not yet back
+        OwnerIdle,            // IDLE, its own IDLE back or the tail passed
+        OwnerIdleContested,   // IDLE, another port's ARB seen
+    };
+    // How a circuit this port is in is ending, beside its state.
+    enum class Ending : std::uint8_t {
+        None,
+        AlTimeOut,  // OPEN: AL_TIME passed, close
+        ClsBack,    // XMITTED_CLOSE: the CLS came back (or will not)
+    };
+    static bool is_owner(Fill f) { return f >= Fill::OwnerArbF0; }
+    bool frame_for_us() const { return rx_ == Rx::FrameForUs || rx_ == Rx::FrameForUsHit; }
+    // The owner's fill word.
+    Word own_fill() const
+    {
+        return fill_ == Fill::OwnerArbF0 || fill_ == Fill::OwnerArbF0Contested ? Word::arb(phy::kArbFairnessFill) : Word::idle();
+    }
+    bool others_arbitrating() const { return fill_ == Fill::OwnerArbF0Contested || fill_ == Fill::OwnerIdleContested; }
+
     // What arrives.
-    Word rx_word_;              // the word arriving now
-    Word rx_fill_;              // the last fill word that arrived
-    bool rx_absorbed_ = false;  // rx_word_ is consumed by this port, not repeated
-    bool rx_frame_for_us_ = false;
-    bool access_word_ = false;  // rx_word_ is the IDLE that set ACCESS, still being repeated
+    Word rx_word_;  // the word arriving now
+    Word rx_fill_;  // the last fill word that arrived
+    Rx rx_ = Rx::Repeated;
 
     LpsmState state_ = LpsmState::Monitoring;
-    bool access_ = true;
-    bool arbitrating_ = false;      // replacing lower-priority fill words with ARB(own)
-    bool owner_ = false;            // won arbitration and holds the loop
-    bool requesting_ = false;       // told the observer it wants the loop
-    Word own_fill_;                 // ARB(F0) until it came back, then IDLE
-    bool others_arbitrating_ = false;
-    bool fill_originator_ = false;  // left the loop while its ARB(F0) was still circulating
-    bool fill_tail_in_flight_ = false;  // owner: switched ARB(F0) to IDLE, its last ARB(F0)s not yet back
-    bool cls_received_ = false;     // XMITTED_CLOSE: the CLS came back
+    bool access_ = true;  // the standard's ACCESS flag: independent of everything else here
+    Bid bid_ = Bid::None;
+    Fill fill_ = Fill::Repeats;
+    Ending ending_ = Ending::None;
     phy::AlPa peer_ = 0;
 
     // Faults.
     WordErrors* errors_ = nullptr;
-    bool rx_frame_hit_ = false;  // the frame arriving for us fails its CRC
-    bool timed_out_ = false;     // OPEN: AL_TIME passed, close
     std::uint64_t progress_ = 0;
 };
 
