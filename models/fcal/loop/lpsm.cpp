@@ -1,15 +1,32 @@
 #include "fcal/loop/lpsm.hpp"
 
+#include <stdexcept>
+
 namespace fcal::loop {
 
+namespace {
+
+// The procedure's configuration: a port without a hard AL_PA of its own claims its configured one
+// (if it is an AL_PA a port may hold: tests of the steady state use any byte).
+LoopInitPortConfig init_config(const PortConfig& config)
+{
+    LoopInitPortConfig c = config.init;
+    if (!c.hard_al_pa && phy::is_valid_al_pa(config.al_pa)) c.hard_al_pa = config.al_pa;
+    return c;
+}
+
+}  // namespace
+
 Lpsm::Lpsm(const PortConfig& config, const LoopDirectory& directory, LpsmObserver& observer)
-    : cfg_(config), directory_(directory), observer_(observer), credit_(config.incoming_buffers, config.login_bb_credit)
+    : cfg_(config), directory_(directory), observer_(observer), credit_(config.incoming_buffers, config.login_bb_credit),
+      init_(init_config(config))
 {
 }
 
 bool Lpsm::unaffected_by(const Word& w) const
 {
     if (repeats_access_word()) return false;  // it changes its fill word one word from now
+    if (sequences_.current()) return false;   // counting a primitive sequence: any word counts
     if (w.is_fill()) {
         // A monitoring port repeats fill words; it alters its own ARB, and the fill originator its
         // ARB(F0). An IDLE sets ACCESS, which matters only to a port with something to send: one
@@ -18,7 +35,8 @@ bool Lpsm::unaffected_by(const Word& w) const
         if (queue_->empty()) return true;
         return !access_ && w.kind != WordKind::Idle;  // waiting for the access window
     }
-    return repeating() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa) && !own_word_back(w);
+    // A primitive sequence may start loop initialization: every port must count it.
+    return repeating() && !w.is_sequence() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa) && !own_word_back(w);
 }
 
 std::optional<Word> Lpsm::fill_replacement(const Word& w) const
@@ -36,7 +54,7 @@ Word arbitrating_fill(const Word& fill, phy::AlPa al_pa)
 
 bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
 {
-    if (errors_ || repeating()) return false;
+    if (errors_ || repeating() || in_initialization()) return false;
     switch (w.kind) {
     case WordKind::Frame: return w.frame->destination == cfg_.al_pa;
     case WordKind::RRdy: return !credit_.sending() || credit_.credit() > 0;
@@ -52,7 +70,9 @@ bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
 
 Lpsm::Routine Lpsm::routine() const
 {
-    if (errors_ || frame_for_us() || rx_ == Rx::AccessIdle) return Routine::Acts;
+    // (INITIALIZING and OPEN-INIT act on every word: the states below Acts are steady ones; a
+    // primitive sequence being counted may start initialization.)
+    if (errors_ || frame_for_us() || rx_ == Rx::AccessIdle || sequences_.current()) return Routine::Acts;
     if (state_ == LpsmState::Arbitrating) return arbitrating() && !queue_->empty() ? Routine::ReplacesFill : Routine::Acts;
     if (state_ != LpsmState::Monitoring || arbitrating() || fill_ == Fill::Originator) return Routine::Acts;
     const OutgoingFrame* next = queue_->front();
@@ -84,6 +104,7 @@ void Lpsm::repeated(const Word& w)
 
 void Lpsm::receive(const Word& w)
 {
+    if ((w.is_sequence() || in_initialization() || sequences_.current()) && receive_init(w)) return;
     // Whatever follows a frame marks the end of its EOF: the frame is complete.
     if (frame_for_us()) frame_complete();
     rx_word_ = w;
@@ -146,6 +167,12 @@ void Lpsm::frame_complete()
     const bool hit = rx_ == Rx::FrameForUsHit;
     rx_ = Rx::Absorbed;
     ++progress_;
+    if (rx_word_.frame->loop_init()) {
+        // A hit one is lost: E_D_TOV recovers it.
+        if (hit) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+        else init_frame_complete(static_cast<const LoopInitFrame&>(*rx_word_.frame->content));
+        return;
+    }
     if (!hit) {
         observer_.frame_received(rx_word_.frame);
         return;
@@ -325,6 +352,15 @@ Lpsm::Decision Lpsm::next()
         return {guaranteed ? K::Cls : K::None};
     }
     case LpsmState::XmittedClose: return {ending_ == Ending::ClsBack && guaranteed ? K::Leave : K::None};
+    case LpsmState::OpenInit:
+        if (!answer_) return {K::None};
+        switch (answer_->kind) {
+        case LoopInitProcedure::Output::Kind::Frame: return {K::InitFrame};
+        case LoopInitProcedure::Output::Kind::ArbF0: return {K::InitFill};
+        case LoopInitProcedure::Output::Kind::Cls: return {K::Cls};
+        case LoopInitProcedure::Output::Kind::Nothing: break;
+        }
+        return {K::None};
     default: return {K::None};
     }
 }
@@ -359,6 +395,17 @@ Word Lpsm::prepare(const Decision& d)
         cls.sender = cfg_.al_pa;
         return cls;
     }
+    case K::InitFrame: {
+        auto frame = std::make_shared<LoopFrame>();
+        const LoopInitFrame& li = answer_->frame;
+        // D_ID = S_ID = 0000EF: the low byte, for traces; Sof::Il keeps routing away from it.
+        frame->source = frame->destination = static_cast<phy::AlPa>(li.address & 0xFF);
+        frame->payload_bytes = li.payload_bytes();
+        frame->sof = Sof::Il;
+        frame->content = std::make_shared<LoopInitFrame>(li);
+        return Word::frame_of(std::move(frame));
+    }
+    case K::InitFill: return Word::arb(phy::kArbFairnessFill);
     default: return Word::idle();
     }
 }
@@ -372,7 +419,17 @@ void Lpsm::commit(const Decision& d)
         observer_.lpsm_event(LpsmObserver::Event::CircuitOpened);
         credit_.open(true, cfg_.full_duplex, directory_.login_bb_credit(peer_));
         return;
+    case K::InitFrame: answer_.reset(); return;
+    case K::InitFill:
+        answer_.reset();
+        init_fill_ = InitFill::ArbF0;
+        return;
     case K::Cls:
+        if (state_ == LpsmState::OpenInit) {
+            answer_.reset();
+            if (init_.done()) finish_init();  // a port that passed the master's CLS on
+            return;
+        }
         if (state_ == LpsmState::ReceivedClose) {
             leave_circuit();
         } else {
@@ -432,6 +489,7 @@ Word Lpsm::substitute(const Word& fill) const
 Word Lpsm::fill() const
 {
     if (owner()) return own_fill();
+    if (in_initialization()) return init_fill();
     if (repeats_access_word()) return rx_word_;  // the IDLE that set ACCESS, unchanged
     if (repeating() && !rx_word_.is_fill() && rx_ == Rx::Repeated) return rx_word_;
     return substitute(rx_fill_);
@@ -446,6 +504,134 @@ void Lpsm::set_state(LpsmState s)
     // that ended the access window while this port was busy in a circuit still open it.
     if (s == LpsmState::Monitoring && rx_fill_.kind == WordKind::Idle) access_ = true;
     observer_.state_changed(from, s);
+}
+
+// Loop initialization (docs/loop_init.md, "The LPSM in initialization").
+
+void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
+{
+    const phy::OrderedSet sent = lip ? *lip : init_.initializing_lip();
+    if (!sent.is_lip()) throw std::invalid_argument("Lpsm::initialize: " + sent.name() + " is no LIP");
+    if (!in_initialization()) {
+        // Whatever circuit or arbitration the port was in is over (the frames stay queued).
+        credit_.close();
+        ending_ = Ending::None;
+        bid_ = Bid::None;
+        fill_ = Fill::Repeats;
+    }
+    lip_ = Word::sequence(sent);
+    lip_.sender = cfg_.al_pa;
+    init_fill_ = InitFill::Lip;
+    answer_.reset();
+    ++progress_;
+    set_state(LpsmState::Initializing);
+}
+
+// A primitive sequence, or any word in initialization. False: a steady-state word the LPSM takes
+// as usual (the primitive sequence counted before it is over).
+bool Lpsm::receive_init(const Word& w)
+{
+    const auto recognised = sequences_.receive(w.is_sequence() ? std::optional<phy::OrderedSet>(w.ordered_set()) : std::nullopt);
+    if (!w.is_sequence() && !in_initialization()) return false;
+    if (frame_for_us()) frame_complete();
+    rx_word_ = w;
+    rx_ = Rx::Repeated;
+    if (w.is_sequence()) {
+        if (in_initialization()) {
+            ++progress_;
+            rx_fill_ = w;
+        } else if (!repeating()) {
+            rx_ = Rx::Absorbed;  // a port in a circuit sends its own fill words until it acts on it
+        }
+        // LPB and LPE act on the enclosure's bypass circuits, not on the LPSM.
+        if (recognised && recognised->is_lip()) lip_recognised();
+        return true;
+    }
+    ++progress_;
+    if (w.is_fill()) {
+        rx_fill_ = w;
+        if (state_ == LpsmState::OpenInit && w.is_arb(phy::kArbFairnessFill)) {
+            auto out = init_.arb_f0_received();
+            if (out.is(LoopInitProcedure::Output::Kind::Frame)) {
+                // The master's ARB(F0) is back: the loop is clear; LIFA at once, IDLE from now on.
+                init_fill_ = InitFill::Idle;
+                answer(std::move(out), 0);
+            }
+        }
+        return true;
+    }
+    rx_ = Rx::Absorbed;  // everything else stops here: LI frames are stored and forwarded
+    if (state_ != LpsmState::OpenInit) return true;
+    if (w.kind == WordKind::Frame && w.frame->loop_init()) {
+        rx_ = hit(w) ? Rx::FrameForUsHit : Rx::FrameForUs;
+    } else if (w.kind == WordKind::Cls) {
+        answer(init_.cls_received(), 0);
+        if (init_.done() && !answer_) finish_init();  // the master: its CLS is back
+    }
+    return true;
+}
+
+void Lpsm::lip_recognised()
+{
+    const bool originator = state_ == LpsmState::Initializing;
+    if (!in_initialization()) {
+        credit_.close();
+        ending_ = Ending::None;
+        bid_ = Bid::None;
+        fill_ = Fill::Repeats;
+    }
+    // An originator stops its LIPs and sends IDLE, which removes them when they come back round;
+    // every other port repeats what it receives, the LIPs first.
+    init_fill_ = originator ? InitFill::Idle : InitFill::Repeat;
+    rx_fill_ = rx_word_;  // the LIP: what a repeating port sends from now on
+    answer_.reset();
+    set_state(LpsmState::OpenInit);
+    answer(init_.enter_open_init(originator), 0, originator ? kLipsBeforeLism : 0);
+}
+
+void Lpsm::init_frame_complete(const LoopInitFrame& frame)
+{
+    if (state_ != LpsmState::OpenInit) return;
+    answer(init_.frame_received(frame), cfg_.init_frame_processing_s);
+}
+
+void Lpsm::answer(LoopInitProcedure::Output out, double delay_s, unsigned min_lips)
+{
+    if (out.is(LoopInitProcedure::Output::Kind::Nothing)) return;
+    if (answer_) error("loop initialization: an answer arrived while the last one was still to be sent");
+    answer_ = std::move(out);
+    answer_delay_s_ = delay_s;
+    answer_min_lips_ = min_lips;
+}
+
+void Lpsm::finish_init()
+{
+    if (const auto a = init_.al_pa()) cfg_.al_pa = *a;
+    access_ = true;
+    set_state(LpsmState::Monitoring);
+}
+
+bool Lpsm::awaits_init() const
+{
+    return state_ == LpsmState::OpenInit && !answer_ && !frame_for_us();
+}
+
+void Lpsm::e_d_tov_expired()
+{
+    if (state_ != LpsmState::OpenInit) return;
+    init_.timed_out();
+    initialize();
+}
+
+Word Lpsm::init_fill() const
+{
+    switch (init_fill_) {
+    case InitFill::Lip: return lip_;
+    case InitFill::Idle: return Word::idle();
+    case InitFill::ArbF0: return Word::arb(phy::kArbFairnessFill);
+    case InitFill::Repeat: break;
+    }
+    return rx_fill_;
 }
 
 }  // namespace fcal::loop

@@ -1,6 +1,7 @@
 #pragma once
 // The Loop Port State Machine of one port with fairness, circuits and TRANSFER (docs/loop.md,
-// "LPSM" and "Fairness"), without SystemC: it is told each word that reaches
+// "LPSM" and "Fairness") and loop initialization (docs/loop_init.md, "The LPSM in
+// initialization"), without SystemC: it is told each word that reaches
 // the port and decides what the port transmits. Tests drive it word by word.
 //
 // What the LPSM decides, the port carries out in time: next() names the next primitive or frame
@@ -14,8 +15,10 @@
 #include <string>
 
 #include "fcal/loop/circuit_credit.hpp"
+#include "fcal/loop/loop_init_procedure.hpp"
 #include "fcal/loop/lpsm_state.hpp"
 #include "fcal/loop/port_config.hpp"
+#include "fcal/loop/primitive_sequence_detector.hpp"
 #include "fcal/loop/transmit_queue.hpp"
 #include "fcal/loop/word.hpp"
 #include "fcal/loop/word_errors.hpp"
@@ -75,7 +78,11 @@ public:
             Opn,       // open the destination of the queue's head (primitive spacing)
             RRdy,      // grant a buffer (primitive spacing)
             Frame,     // the next frame for the peer (frame spacing)
-            Cls,       // close (primitive spacing)
+            Cls,       // close (primitive spacing); in OPEN-INIT, the initialization's CLS
+            // OPEN-INIT only, each no earlier than answer_delay_s() after the word that asked for it
+            // arrived (docs/loop_init.md, "The LPSM in initialization"):
+            InitFrame,  // the loop initialization frame the procedure answers (frame spacing)
+            InitFill,   // the master: ARB(F0) becomes its fill word (no word of its own)
         };
         Kind kind = Kind::None;
         // Cls only: closing although frames for the peer are left (the queue preempts).
@@ -164,6 +171,29 @@ public:
     // abandons the circuit and repeats again.
     void al_time_expired();
 
+    // Loop initialization (docs/loop_init.md, "The LPSM in initialization"). The port must
+    // initialize (it powers on, E_D_TOV ran out, its receiver lost the signal): INITIALIZING, with
+    // `lip` as its fill word (by default the procedure's initializing_lip()) until it recognises
+    // LIP coming back. Any port recognising LIP (the third identical one in a row) enters OPEN-INIT;
+    // CLS ends it in MONITORING with the AL_PA the procedure obtained.
+    void initialize(std::optional<phy::OrderedSet> lip = std::nullopt);
+    bool in_initialization() const { return state_ >= LpsmState::Initializing; }
+    // OPEN-INIT with nothing of its own to send: E_D_TOV bounds the wait, which restarts whenever
+    // progress() changes.
+    bool awaits_init() const;
+    // E_D_TOV passed without progress: this initialization is abandoned and the port initializes.
+    void e_d_tov_expired();
+    // The answer next() gives in OPEN-INIT waits this long after the word that asked for it arrived
+    // (an LI frame's end: the port's processing time; 0 for ARB(F0) and CLS passed on) and, from an
+    // originator, until the port has transmitted answer_min_lips() LIPs of its own.
+    double answer_delay_s() const { return answer_delay_s_; }
+    unsigned answer_min_lips() const { return answer_min_lips_; }
+    const LoopInitProcedure& init_procedure() const { return init_; }
+    // The port's AL_PA: configured, then the one its last initialization obtained.
+    phy::AlPa al_pa() const { return cfg_.al_pa; }
+    // Holds an AL_PA on the loop: never initialized, or its last initialization gave it one.
+    bool participating() const { return init_.step() == LoopInitProcedure::Step::Idle || init_.participating(); }
+
     LpsmState state() const { return state_; }
     bool access() const { return access_; }
     bool arbitrating() const { return bid_ == Bid::Arbitrating; }
@@ -184,6 +214,12 @@ private:
     void error(const std::string& what) { observer_.protocol_error(what); }
     bool hit(const Word& w);
     void frame_complete();
+    bool receive_init(const Word& w);
+    void lip_recognised();
+    void init_frame_complete(const LoopInitFrame& frame);
+    void answer(LoopInitProcedure::Output out, double delay_s, unsigned min_lips = 0);
+    void finish_init();
+    Word init_fill() const;
     bool stale_circuit_word(const Word& w);
     bool own_word_back(const Word& w) const;
 
@@ -236,7 +272,7 @@ private:
 
     // What arrives.
     Word rx_word_;  // the word arriving now
-    Word rx_fill_;  // the last fill word that arrived
+    Word rx_fill_;  // the last fill word that arrived (in initialization, or primitive sequence)
     Rx rx_ = Rx::Repeated;
 
     LpsmState state_ = LpsmState::Monitoring;
@@ -245,6 +281,23 @@ private:
     Fill fill_ = Fill::Repeats;
     Ending ending_ = Ending::None;
     phy::AlPa peer_ = 0;
+
+    // Loop initialization.
+    // What the port transmits as its fill word in INITIALIZING and OPEN-INIT.
+    enum class InitFill : std::uint8_t {
+        Lip,     // INITIALIZING: its own LIP
+        Repeat,  // the fill word or primitive sequence it receives
+        Idle,    // an originator (removes its LIPs coming back), and the master once its ARB(F0) is back
+        ArbF0,   // the master until its ARB(F0) comes back
+    };
+    LoopInitProcedure init_;
+    PrimitiveSequenceDetector sequences_;
+    InitFill init_fill_ = InitFill::Repeat;
+    Word lip_;  // INITIALIZING: the LIP it sends
+    // The procedure's answer, not yet sent (next() gives it).
+    std::optional<LoopInitProcedure::Output> answer_;
+    double answer_delay_s_ = 0;
+    unsigned answer_min_lips_ = 0;
 
     // Faults.
     WordErrors* errors_ = nullptr;
