@@ -15,6 +15,18 @@ LoopInitPortConfig init_config(const PortConfig& config)
     return c;
 }
 
+// Out of line, so that prepare() stays as lean for the steady state as it was.
+[[gnu::noinline]] Word loop_init_frame_word(const LoopInitFrame& li)
+{
+    auto frame = std::make_shared<LoopFrame>();
+    // D_ID = S_ID = 0000EF: the low byte, for traces; Sof::Il keeps routing away from it.
+    frame->source = frame->destination = static_cast<phy::AlPa>(li.address & 0xFF);
+    frame->payload_bytes = li.payload_bytes();
+    frame->sof = Sof::Il;
+    frame->content = std::make_shared<LoopInitFrame>(li);
+    return Word::frame_of(std::move(frame));
+}
+
 }  // namespace
 
 Lpsm::Lpsm(const PortConfig& config, const LoopDirectory& directory, LpsmObserver& observer)
@@ -54,7 +66,9 @@ Word arbitrating_fill(const Word& fill, phy::AlPa al_pa)
 
 bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
 {
-    if (errors_ || repeating() || in_initialization()) return false;
+    // (In initialization a word may wait as in a circuit: a fill word that repeats the last one, an LI
+    // frame until its end; a primitive sequence never.)
+    if (errors_ || repeating()) return false;
     switch (w.kind) {
     case WordKind::Frame: return w.frame->destination == cfg_.al_pa;
     case WordKind::RRdy: return !credit_.sending() || credit_.credit() > 0;
@@ -104,7 +118,8 @@ void Lpsm::repeated(const Word& w)
 
 void Lpsm::receive(const Word& w)
 {
-    if ((w.is_sequence() || in_initialization() || sequences_.current()) && receive_init(w)) return;
+    // (The primitive sequences are the last word kinds, the initialization states the last states.)
+    if ((w.kind >= WordKind::Lip || state_ >= LpsmState::Initializing || sequences_.current()) && receive_init(w)) return;
     // Whatever follows a frame marks the end of its EOF: the frame is complete.
     if (frame_for_us()) frame_complete();
     rx_word_ = w;
@@ -167,12 +182,6 @@ void Lpsm::frame_complete()
     const bool hit = rx_ == Rx::FrameForUsHit;
     rx_ = Rx::Absorbed;
     ++progress_;
-    if (rx_word_.frame->loop_init()) {
-        // A hit one is lost: E_D_TOV recovers it.
-        if (hit) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
-        else init_frame_complete(static_cast<const LoopInitFrame&>(*rx_word_.frame->content));
-        return;
-    }
     if (!hit) {
         observer_.frame_received(rx_word_.frame);
         return;
@@ -395,16 +404,7 @@ Word Lpsm::prepare(const Decision& d)
         cls.sender = cfg_.al_pa;
         return cls;
     }
-    case K::InitFrame: {
-        auto frame = std::make_shared<LoopFrame>();
-        const LoopInitFrame& li = answer_->frame;
-        // D_ID = S_ID = 0000EF: the low byte, for traces; Sof::Il keeps routing away from it.
-        frame->source = frame->destination = static_cast<phy::AlPa>(li.address & 0xFF);
-        frame->payload_bytes = li.payload_bytes();
-        frame->sof = Sof::Il;
-        frame->content = std::make_shared<LoopInitFrame>(li);
-        return Word::frame_of(std::move(frame));
-    }
+    case K::InitFrame: return loop_init_frame_word(answer_->frame);
     case K::InitFill: return Word::arb(phy::kArbFairnessFill);
     default: return Word::idle();
     }
@@ -489,9 +489,9 @@ Word Lpsm::substitute(const Word& fill) const
 Word Lpsm::fill() const
 {
     if (owner()) return own_fill();
-    if (in_initialization()) return init_fill();
     if (repeats_access_word()) return rx_word_;  // the IDLE that set ACCESS, unchanged
     if (repeating() && !rx_word_.is_fill() && rx_ == Rx::Repeated) return rx_word_;
+    if (in_initialization()) return init_fill();
     return substitute(rx_fill_);
 }
 
@@ -533,7 +533,18 @@ bool Lpsm::receive_init(const Word& w)
 {
     const auto recognised = sequences_.receive(w.is_sequence() ? std::optional<phy::OrderedSet>(w.ordered_set()) : std::nullopt);
     if (!w.is_sequence() && !in_initialization()) return false;
-    if (frame_for_us()) frame_complete();
+    if (frame_for_us()) {
+        if (rx_word_.frame->loop_init()) {
+            const bool hit = rx_ == Rx::FrameForUsHit;
+            rx_ = Rx::Absorbed;
+            ++progress_;
+            // A hit one is lost: E_D_TOV recovers it.
+            if (hit) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+            else init_frame_complete(static_cast<const LoopInitFrame&>(*rx_word_.frame->content));
+        } else {
+            frame_complete();
+        }
+    }
     rx_word_ = w;
     rx_ = Rx::Repeated;
     if (w.is_sequence()) {
