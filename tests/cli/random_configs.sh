@@ -58,7 +58,7 @@ for key in ["volume.raid", "volume.stripe_kib", "volume.split_merge", "volume.de
             "volume.rebuild_rate_mbs", "volume.rebuild_io_kib", "volume.member_capacity_gb"]:
     HELD[key] = VOLUME
 for key in ["event.<n>.at_ms", "event.<n>.kind", "event.<n>.disk"]:
-    HELD[key] = "scheduled events are given with their number and tested on their own (tests/validation/raid_events_test.cpp)"
+    HELD[key] = "scheduled events are given with their number and tested on their own (tests/validation/queueing_raid_failure_test.cpp, tests/cli/raid_events.sh)"
 for key in ["erase.command", "erase.strategy", "erase.tl_policy", "erase.transfer_blocks", "erase.same_blocks", "erase.disks"]:
     HELD[key] = ERASE
 
