@@ -54,8 +54,11 @@ for key in ["disk.model", "disk.rpm", "disk.cylinders", "disk.heads", "disk.sect
             "disk.buffer_full_ratio", "disk.command_overhead_us"]:
     HELD[key] = ZONED
 for key in ["volume.raid", "volume.stripe_kib", "volume.split_merge", "volume.decode", "decode.area_units",
-            "decode.threshold", "decode.own_write", "decode.free_fraction"]:
+            "decode.threshold", "decode.own_write", "decode.free_fraction", "volume.spares", "volume.rebuild_delay_ms",
+            "volume.rebuild_rate_mbs", "volume.rebuild_io_kib", "volume.member_capacity_gb"]:
     HELD[key] = VOLUME
+for key in ["event.<n>.at_ms", "event.<n>.kind", "event.<n>.disk"]:
+    HELD[key] = "scheduled events are given with their number and tested on their own (tests/validation/queueing_raid_failure_test.cpp, tests/cli/raid_events.sh)"
 for key in ["erase.command", "erase.strategy", "erase.tl_policy", "erase.transfer_blocks", "erase.same_blocks", "erase.disks"]:
     HELD[key] = ERASE
 

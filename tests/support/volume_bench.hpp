@@ -18,7 +18,7 @@ struct VolumeShape {
     unsigned spares = 0;
     std::uint64_t unit_blocks = 128;  // 64 KiB of 512-byte blocks
     std::uint64_t rows = 100;
-    controller::RebuildParams rebuild{sc_core::SC_ZERO_TIME, 0.0, 128, 4};
+    controller::RebuildParams rebuild{0.0, 0.0, 128 * 512, 4};
 };
 
 inline controller::VolumeParams volume_params(const VolumeShape& s)

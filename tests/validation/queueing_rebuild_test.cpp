@@ -48,7 +48,7 @@ double idle_rebuild_s(double access_s, double cap_bytes_per_s)
     vp.split_merge = controller::SplitMerge::ForkJoin;
     vp.block_bytes = 512;
     for (unsigned d = 0; d < kMembers + kSpares; ++d) (d < kMembers ? vp.member_al_pas : vp.spare_al_pas).push_back(static_cast<phy::AlPa>(0x10 + d));
-    vp.rebuild = {sc_core::SC_ZERO_TIME, cap_bytes_per_s, kUnitBlocks, 4};
+    vp.rebuild = {0.0, cap_bytes_per_s, kUnitBlocks * 512, 4};
     controller::VolumeController volume(vp, transport, timer);
     volume.disk_failed(2, "failed");
     sc_core::sc_start();

@@ -9,7 +9,7 @@ RebuildEngine::RebuildEngine(const VolumeGeometry& geometry, const RebuildParams
                              VolumeTimer& timer, Hooks hooks)
     : geometry_(geometry), params_(params), block_bytes_(block_bytes), timer_(timer), hooks_(std::move(hooks))
 {
-    if (params_.io_blocks == 0) throw std::invalid_argument("volume rebuild I/O size must be at least one block");
+    if (block_bytes_ == 0 || io_blocks() == 0 || params_.io_bytes % block_bytes_ != 0) throw std::invalid_argument("volume rebuild I/O size must be whole blocks, at least one");
     if (params_.rounds_in_flight == 0) throw std::invalid_argument("volume rebuild needs at least one round in flight");
     if (params_.rate_bytes_per_s < 0) throw std::invalid_argument("volume rebuild rate must be >= 0");
 }
@@ -24,7 +24,7 @@ void RebuildEngine::wait_delay(std::function<void()> ready)
 {
     if (running()) throw std::logic_error("rebuild: a delay while a rebuild is under way");
     delaying_ = true;
-    timer_.start(params_.delay, [this, ready = std::move(ready)] {
+    timer_.start(sc_core::sc_time(params_.delay_s, sc_core::SC_SEC), [this, ready = std::move(ready)] {
         delaying_ = false;
         ready();
     });
@@ -33,7 +33,7 @@ void RebuildEngine::wait_delay(std::function<void()> ready)
 void RebuildEngine::start(unsigned member)
 {
     if (running()) throw std::logic_error("rebuild: one is already under way");
-    plan_.emplace(geometry_, member, params_.io_blocks);
+    plan_.emplace(geometry_, member, io_blocks());
     next_round_ = 0;
     done_blocks_ = 0;
     locked_end_ = 0;

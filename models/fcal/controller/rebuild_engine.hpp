@@ -28,11 +28,12 @@
 
 namespace fcal::controller {
 
-// No defaults: the simulator's parameter table holds them (volume.*).
+// In SI units, with no defaults: the simulator's parameter table holds them (volume.rebuild_*) and
+// binds its keys straight to these fields.
 struct RebuildParams {
-    sc_core::sc_time delay;           // from a member's failure (or a spare's arrival) to the start
+    double delay_s{};                 // from a member's failure (or a spare's arrival) to the start
     double rate_bytes_per_s{};        // cap on the bytes rebuilt per second; 0: as fast as it goes
-    std::uint64_t io_blocks{};        // member blocks per rebuild command
+    std::uint64_t io_bytes{};         // bytes per rebuild command (whole member blocks, at least one)
     unsigned rounds_in_flight{};      // rounds under way at once
 };
 
@@ -82,6 +83,7 @@ private:
     void pump();  // starts the rounds that may start
     void finish();
     sc_core::sc_time interval(std::uint64_t blocks) const;
+    std::uint64_t io_blocks() const { return params_.io_bytes / block_bytes_; }
 
     VolumeGeometry geometry_;
     RebuildParams params_;

@@ -39,7 +39,7 @@ VolumeController::VolumeController(const VolumeParams& params, host::IoTarget& m
         throw std::invalid_argument("volume member_al_pas must name every member disk");
     al_pas_ = params_.member_al_pas;
     al_pas_.insert(al_pas_.end(), params_.spare_al_pas.begin(), params_.spare_al_pas.end());
-    const bool rebuilds = redundant(params_.geometry.level) && params_.rebuild.io_blocks > 0 && &timer != &kernel_time;
+    const bool rebuilds = redundant(params_.geometry.level) && params_.rebuild.io_bytes > 0 && &timer != &kernel_time;
     if (!params_.spare_al_pas.empty() && !rebuilds)
         throw std::invalid_argument("volume spares need a raid1 or raid5 volume, the rebuild parameters and a timer");
     members_.set_completion_callback([this](hba::IoRequest* sub) { member_done(sub); });

@@ -53,7 +53,7 @@ struct VolumeParams {
     std::optional<DecodeParams> decode;   // set: a RAID 0 volume laid out and written the DECODE way
     // Hot spares: disks members .. members + spares - 1 of the layer below, with these AL_PAs.
     std::vector<phy::AlPa> spare_al_pas;
-    // Rebuilds (RAID 1 and 5 with a timer): io_blocks 0 leaves them off (then no spares either).
+    // Rebuilds (RAID 1 and 5 with a timer): io_bytes 0 leaves them off (then no spares either).
     RebuildParams rebuild;
 };
 

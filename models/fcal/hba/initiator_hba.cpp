@@ -78,6 +78,7 @@ void InitiatorHba::work_done(Work& w)
         Active* x = live(w.id, w.serial);
         if (!x) return;
         IoRequest* io = x->io;
+        io->check_condition = x->exchange->status() == fcp::ScsiStatus::CheckCondition;
         close(w.id);
         if (completion_) completion_->io_complete(io);
         return;

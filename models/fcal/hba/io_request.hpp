@@ -26,6 +26,8 @@ struct IoRequest {
     // after an abort, and, once it has failed for good, why (empty: it completed).
     unsigned retries = 0;
     std::string failure;
+    // The target answered with SCSI status CHECK CONDITION (its drive failed; set by the initiator HBA).
+    bool check_condition = false;
     bool failed() const { return !failure.empty(); }
 };
 

@@ -58,7 +58,8 @@ void TargetHba::work_done(Work& w)
     case kResponseBuilt:
         if (live(w.id, w.serial)) send_response(w.id);
         return;
-    case kBaAccBuilt: port_.queue_frame(std::move(w.frame)); return;
+    case kBaAccBuilt:
+    case kFailureBuilt: port_.queue_frame(std::move(w.frame)); return;
     }
 }
 
@@ -140,6 +141,10 @@ void TargetHba::handle(const fcp::FcFrame& f)
 
 void TargetHba::start_command(std::uint16_t rx_id)
 {
+    if (drive_failed_) {
+        answer_failed(rx_id);
+        return;
+    }
     // The disk takes the task into its task set now, or refuses it (TASK SET FULL).
     if (!disk_command(rx_id, fcal::disk::CommandKind::New)) {
         refuse(rx_id);
@@ -173,6 +178,25 @@ void TargetHba::refuse(std::uint16_t rx_id)
 {
     ++task_set_full_;
     cpu_.run(delays_.xfer_rdy_or_rsp, {kRefused, rx_id, false, active(rx_id).serial, nullptr});
+}
+
+void TargetHba::drive_failed()
+{
+    drive_failed_ = true;
+    // The commands still to be executed are answered when they are (start_command).
+    std::vector<std::uint16_t> open;
+    for (const auto& [rx_id, a] : exchanges_)
+        if (a.at_disk) open.push_back(rx_id);
+    for (std::uint16_t rx_id : open) answer_failed(rx_id);
+}
+
+// The exchange ends with CHECK CONDITION wherever it is: its work and its command at the disk are
+// dropped as for an ABTS (frames that still come for it are late), and the FCP_RSP is built.
+void TargetHba::answer_failed(std::uint16_t rx_id)
+{
+    fcp::Exchange::FramePtr response = active(rx_id).exchange->make_response(fcp::ScsiStatus::CheckCondition);
+    drop(rx_id);
+    cpu_.run(delays_.xfer_rdy_or_rsp, {kFailureBuilt, 0, false, 0, std::move(response)});
 }
 
 void TargetHba::read_data(std::uint64_t tag, std::uint32_t bytes)

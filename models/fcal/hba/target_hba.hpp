@@ -14,6 +14,9 @@
 //          buffer (overhead once per burst); burst complete -> next FCP_XFER_RDY, or, when all data
 //          is in, tell the disk (WriteDataIn); when the disk reports it done, build FCP_RSP.
 // Building an FCP_XFER_RDY or FCP_RSP takes rsp_gen on the main processor.
+// A failed drive (drive_failed(); docs/faults.md, "Scheduled events"): the port stays on the loop;
+//   every open exchange is dropped as for an ABTS and answered FCP_RSP CHECK CONDITION (rsp_gen), and so
+//   is every later command, without reaching the disk.
 // ABTS (docs/faults.md, "FCP recovery"): the exchange is dropped wherever it is,
 //   the disk told to drop its command (kind Abort), and BA_ACC built (rsp_gen) and sent. A write whose
 //   burst has not all come within data_timeout of its FCP_XFER_RDY is dropped the same way, unasked.
@@ -47,6 +50,9 @@ public:
     bool wants_frame_sent() const override { return false; }  // the loop port may send frames back to back
     void disk_ready(std::uint64_t tag) override;
     void read_data(std::uint64_t tag, std::uint32_t bytes) override;
+    // The drive behind this interface has failed, for good.
+    void drive_failed();
+    bool failed() const { return drive_failed_; }
 
     std::size_t open_exchanges() const { return exchanges_.size(); }
     // Commands answered TASK SET FULL because the disk had no free queue slot.
@@ -75,6 +81,7 @@ private:
         kXferRdyBuilt,        // cpu: queue FCP_XFER_RDY
         kResponseBuilt,       // cpu: queue FCP_RSP
         kBaAccBuilt,          // cpu: queue the BA_ACC (Work::frame)
+        kFailureBuilt,        // cpu: queue the FCP_RSP CHECK CONDITION (Work::frame)
     };
     void work_done(Work& work) override;
     using Timers = kernel::Timers<std::uint64_t>;  // key: serial << 16 | RX_ID
@@ -100,6 +107,7 @@ private:
     bool disk_command(std::uint16_t rx_id, fcal::disk::CommandKind kind);
     void send_read_data(std::uint16_t rx_id, std::uint32_t upto);
     void refuse(std::uint16_t rx_id);
+    void answer_failed(std::uint16_t rx_id);
     void send_xfer_rdy(std::uint16_t rx_id);
     void send_response(std::uint16_t rx_id);
     void close(std::uint16_t rx_id);  // forget the exchange, its RX_ID released
@@ -115,6 +123,7 @@ private:
     ExchangeMap<Active> exchanges_;  // by RX_ID
     ExchangeIdPool rx_ids_;
     std::uint64_t task_set_full_ = 0;
+    bool drive_failed_ = false;
     std::uint64_t last_serial_ = 0;
     std::set<std::uint16_t> aborted_;  // RX_IDs aborted and not yet reused
     std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0, data_timeouts_ = 0;

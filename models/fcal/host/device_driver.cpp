@@ -115,6 +115,15 @@ void DeviceDriver::cpu_done()
         break;
     case JobKind::Completion:
         --completions_on_cpu_;
+        if (job.io->check_condition) {
+            // The drive failed (docs/faults.md, "Scheduled events"): asking it again
+            // cannot help, so the I/O fails at once.
+            ++failed_;
+            job.io->failure = "disk " + std::to_string(job.io->disk) + ": CHECK CONDITION, sense key HARDWARE ERROR (the drive failed)";
+            job.io->completed = sc_core::sc_time_stamp();
+            if (on_complete_) on_complete_(job.io);
+            break;
+        }
         ++completed_;
         job.io->completed = sc_core::sc_time_stamp();
         if (on_complete_) on_complete_(job.io);

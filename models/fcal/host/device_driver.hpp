@@ -19,6 +19,8 @@
 // aborted frees its slot like a completion and queues for completion processing, at whose end it is
 // issued again (back through the FIFO when the HBA is full) if it has been retried fewer than
 // `retries` times, else reported to the workload as failed, with the reason.
+// An I/O whose FCP_RSP says CHECK CONDITION (a failed drive, docs/faults.md, "Scheduled events") is
+// reported failed after its completion processing, without a retry.
 //
 // Reentrancy: the HBA's submit() may be called from inside its own io_complete() call, and the
 // completion callback may call submit() again.

@@ -33,16 +33,24 @@ void validate(const WorkloadParams& params)
 
 Workload::Workload(sc_core::sc_module_name name, IoTarget& driver, const WorkloadParams& params)
     : sc_module(name), params_(params), driver_(driver), random_(params.seed),
-      outstanding_per_disk_(params.disks.size(), 0), next_lba_(params.disks.size(), 0)
+      outstanding_per_disk_(params.disks.size(), 0), next_lba_(params.disks.size(), 0), gone_(params.disks.size(), false)
 {
     validate(params_);
     span_ = params_.span_blocks != 0 ? params_.span_blocks : params_.disk_capacity_blocks;
     driver_.set_completion_callback([this](hba::IoRequest* io) { complete(io); });
 }
 
+void Workload::disk_gone(unsigned disk)
+{
+    if (gone_.at(disk)) return;
+    gone_[disk] = true;
+    ++gone_count_;
+    report_done_if_finished();
+}
+
 bool Workload::issue(unsigned disk)
 {
-    if (all_issued()) return false;
+    if (all_issued() || gone_.at(disk)) return false;
     hba::IoRequest shape;
     shape.disk = disk;
     shape.read = random_.bernoulli(params_.read_fraction);

@@ -72,6 +72,12 @@ public:
     std::uint64_t reads_issued() const { return reads_issued_; }
     bool finished() const { return completed_ + failed_ == params_.total_ios; }
 
+    // The disk failed (docs/faults.md, "Scheduled events"): no more I/Os are issued to it (a closed
+    // workload's slots for it end, an open workload's arrivals for it are dropped). With every disk
+    // gone nothing more is issued and the run ends once the outstanding I/Os are back.
+    void disk_gone(unsigned disk);
+    bool gone(unsigned disk) const { return gone_.at(disk); }
+
 protected:
     Workload(sc_core::sc_module_name name, IoTarget& driver, const WorkloadParams& params);
 
@@ -80,7 +86,7 @@ protected:
     // Issues `shape` (its disk, direction, bytes, LBA and WRITE SAME range; the rest is filled in) now,
     // drawing nothing; false (and nothing issued) once total_ios have been issued.
     bool issue_shaped(const hba::IoRequest& shape);
-    bool all_issued() const { return issued_ >= params_.total_ios; }
+    bool all_issued() const { return issued_ >= params_.total_ios || gone_count_ == gone_.size(); }
     // The end of a run with nothing to issue at all.
     void report_done_if_finished();
     SplitMix64& random() { return random_; }
@@ -98,6 +104,8 @@ private:
     std::vector<hba::IoRequest*> free_;
     std::vector<std::uint64_t> outstanding_per_disk_;
     std::vector<std::uint64_t> next_lba_;  // sequential pattern, per disk
+    std::vector<bool> gone_;               // per disk: failed
+    std::size_t gone_count_ = 0;
     std::uint64_t issued_ = 0;
     std::uint64_t completed_ = 0;
     std::uint64_t failed_ = 0;

@@ -93,6 +93,8 @@ void report(const controller::VolumeController& volume, nlohmann::json& j)
                    {"full_row_writes", volume.full_rows()},
                    {"read_modify_writes", volume.read_modify_writes()},
                    {"reconstruct_writes", volume.reconstruct_writes()}};
+    // Its health, degraded reads and writes, phases and rebuilds (docs/controller.md, "Degraded mode and rebuild").
+    volume.report(j["volume"]);
     if (const controller::DecodeLayout* decode = volume.decode()) {
         // Stripe units written, whole run (docs/controller.md, "DECODE").
         j["volume"]["decode_relocations"] = decode->relocations();

@@ -373,6 +373,17 @@ void add_workload(ParameterTable& t)
     t.add(choice("volume.split_merge", at(&SimConfig::volume, &VolumeConfig::split_merge), controller::SplitMerge::ForkJoin,
                  {{"fork_join", controller::SplitMerge::ForkJoin}, {"strict", controller::SplitMerge::Strict}},
                  "fork_join: requests' member commands interleave at the disks; strict: one request at a time"));
+    // Degraded mode, hot spares and rebuild (docs/controller.md, "Degraded mode and rebuild").
+    t.add(integer("volume.spares", at(&SimConfig::volume, &VolumeConfig::spares), 0, 0, 123, "disks",
+                  "hot spares: the last this many of disk.count's disks, not members; a failed member is rebuilt onto one (raid1, raid5)"));
+    t.add(non_negative("volume.rebuild_delay_ms", at(&SimConfig::rebuild, &controller::RebuildParams::delay_s), 0.0, "ms",
+                       "from a member's failure (or a spare's arrival) to the start of its rebuild"));
+    t.add(non_negative("volume.rebuild_rate_mbs", at(&SimConfig::rebuild, &controller::RebuildParams::rate_bytes_per_s), 0.0, "MB/s",
+                       "cap on the bytes a rebuild writes per second (MB = 10^6 bytes); 0 = as fast as it goes"));
+    t.add(integer("volume.rebuild_io_kib", at(&SimConfig::rebuild, &controller::RebuildParams::io_bytes), 64, 1, 16384, "KiB",
+                  "member data each rebuild command reads or writes"));
+    t.add(real("volume.member_capacity_gb", at(&SimConfig::volume, &VolumeConfig::member_capacity_bytes), 0.0, 0.0, "GB",
+               "capacity used on each member from LBA 0 (GB = 10^9 bytes; like short-stroking); 0 = the whole drive", false, 2199.0));
     // DECODE (docs/controller.md, "DECODE").
     t.add(boolean("volume.decode", at(&SimConfig::volume, &VolumeConfig::decode), false,
                   "raid0 only: DECODE write load balancing (a written unit may move to a less loaded disk)"));
@@ -450,6 +461,27 @@ void add_schedule(ParameterTable& t)
                    "simulated time after which the run stops regardless (safety stop)"));
 }
 
+// One event's key, given as event.<n>.<name> (docs/faults.md, "Scheduled events").
+Parameter per_event(Parameter p)
+{
+    p = optional(std::move(p));
+    p.per_event = true;
+    return p;
+}
+
+void add_events(ParameterTable& t)
+{
+    // Scheduled events, defined once for disk failures, loop initialization and hot plug.
+    t.add(per_event(non_negative("event.<n>.at_ms", at(&SimConfig::event, &EventKeys::at_s), 0.0, "ms",
+                                 "time of event n from the start of the run; before sim.time_limit_s")));
+    t.add(per_event(choice("event.<n>.kind", at(&SimConfig::event, &EventKeys::kind), EventKind::Fail,
+                           {{"lip", EventKind::Lip}, {"remove", EventKind::Remove}, {"insert", EventKind::Insert},
+                            {"fail", EventKind::Fail}, {"bypass", EventKind::Bypass}, {"enable", EventKind::Enable}},
+                           "what happens: fail = the disk's drive fails, its port stays on the loop; the others are not modelled yet")));
+    t.add(per_event(integer("event.<n>.disk", at(&SimConfig::event, &EventKeys::disk), 0, 0, 124, "disk",
+                            "the disk the event happens to (0 .. disk.count - 1)")));
+}
+
 }  // namespace
 
 ParameterTable fcal_parameters()
@@ -463,6 +495,7 @@ ParameterTable fcal_parameters()
     add_workload(t);
     add_erase(t);
     add_schedule(t);
+    add_events(t);
     return t;
 }
 

@@ -5,7 +5,8 @@
 //   at(&SimConfig::transport)                                        a field of SimConfig itself
 // Bools, integers, enums (through a choice's codes), reals and std::optional of any of them (left
 // unset unless the key is given). A path that starts at SimConfig::disk also reaches one disk's
-// DiskParams, for the per-disk overrides disk.<i>.<name>.
+// DiskParams, for the per-disk overrides disk.<i>.<name>; one that starts at SimConfig::event reaches
+// one scheduled event's keys (event.<n>.<name>).
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -94,9 +95,25 @@ public:
         else
             return FieldBinding::load(d);
     }
+    bool in_event() const override { return kInEvent; }
+    void store(EventKeys& e, const FieldValue& v) const override
+    {
+        if constexpr (kInEvent)
+            assign(field(e), v);
+        else
+            FieldBinding::store(e, v);
+    }
+    std::optional<FieldValue> load(const EventKeys& e) const override
+    {
+        if constexpr (kInEvent)
+            return value_of(field(e));
+        else
+            return FieldBinding::load(e);
+    }
 
 private:
     static constexpr bool kInDisk = std::is_same_v<First, disk::DiskParams SimConfig::*>;
+    static constexpr bool kInEvent = std::is_same_v<First, EventKeys SimConfig::*>;
     template <class S>
     decltype(auto) field(S& section) const
     {

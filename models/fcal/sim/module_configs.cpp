@@ -92,12 +92,20 @@ ModuleConfigs module_configs(const SimConfig& config)
     if (config.volume.raid != controller::RaidLevel::None) {
         controller::VolumeParams vp;
         vp.geometry.level = config.volume.raid;
-        vp.geometry.disks = disks;
+        const unsigned members = volume_members(config);
+        vp.geometry.disks = members;
         vp.geometry.unit_blocks = space.unit_blocks;
         vp.geometry.disk_blocks = space.disk_blocks;
         vp.split_merge = config.volume.split_merge;
         vp.block_bytes = kVolumeBlockBytes;
-        vp.member_al_pas = m.disk_al_pas;
+        vp.member_al_pas.assign(m.disk_al_pas.begin(), m.disk_al_pas.begin() + members);
+        vp.spare_al_pas.assign(m.disk_al_pas.begin() + members, m.disk_al_pas.end());
+        if (!vp.spare_al_pas.empty()) {
+            // Rebuilds only onto spares (docs/controller.md, "Degraded mode and rebuild"); four rounds
+            // in flight let the survivors' reads overlap the spare's writes.
+            vp.rebuild = config.rebuild;
+            vp.rebuild.rounds_in_flight = 4;
+        }
         if (config.volume.decode || config.decode.free_fraction > 0) vp.decode = decode_params(config);
         m.volume = vp;
         wp.disks = {0};  // the workload sees one disk: the volume

@@ -39,6 +39,10 @@ std::optional<FieldValue> FieldBinding::load(const disk::DiskParams&) const
     throw std::logic_error("not a field of a disk's configuration");
 }
 
+void FieldBinding::store(EventKeys&, const FieldValue&) const { throw std::logic_error("not a field of an event's keys"); }
+
+std::optional<FieldValue> FieldBinding::load(const EventKeys&) const { throw std::logic_error("not a field of an event's keys"); }
+
 std::vector<std::string> Parameter::choice_texts() const
 {
     std::vector<std::string> texts;

@@ -22,6 +22,8 @@ struct DiskParams;
 
 namespace fcal::sim {
 
+struct EventKeys;
+
 // A configuration mistake by the user: the loop's ConfigError, the project's only one (one line
 // naming the key or the file; the CLI prints it and exits with code 2).
 using loop::ConfigError;
@@ -47,6 +49,10 @@ public:
     virtual bool in_disk() const { return false; }
     virtual void store(disk::DiskParams& disk, const FieldValue& value) const;
     virtual std::optional<FieldValue> load(const disk::DiskParams& disk) const;
+    // The same field in one scheduled event's keys: only for fields of SimConfig::event.
+    virtual bool in_event() const { return false; }
+    virtual void store(EventKeys& event, const FieldValue& value) const;
+    virtual std::optional<FieldValue> load(const EventKeys& event) const;
 };
 
 // One entry of a choice's table: the text that is parsed and printed, and its enum value's code.
@@ -77,6 +83,9 @@ struct Parameter {
     // A disk.* key one disk may override as disk.<i>.<name> (docs/disk.md, "Disks that differ"); its field
     // is one of SimConfig::disk's.
     bool per_disk = false;
+    // One scheduled event's key, written event.<n>.<name> (docs/faults.md, "Scheduled events"): given
+    // only with an index n; its field is one of SimConfig::event's (sim/scheduled_events.hpp).
+    bool per_event = false;
 
     // The field it fills, in SI units where the key's unit is not (seconds for "us", bytes for
     // "KiB"): field = value x field_scale, or field_scale / value when field_reciprocal (a

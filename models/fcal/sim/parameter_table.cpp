@@ -281,6 +281,8 @@ void ParameterTable::add(Parameter parameter)
     if (!parameter.field) wrong("fills no field");
     if (parameter.per_disk && (!parameter.field->in_disk() || parameter.key.rfind("disk.", 0) != 0))
         wrong("is per disk but not a disk.* key of SimConfig::disk");
+    if (parameter.per_event && (!parameter.field->in_event() || parameter.key.rfind("event.<n>.", 0) != 0))
+        wrong("is per event but not an event.<n>.* key of SimConfig::event");
     if (parameter.default_value) {
         try {
             if (parameter.type == ParamType::Choice) parse_text(parameter, std::get<std::string>(*parameter.default_value));
@@ -291,7 +293,8 @@ void ParameterTable::add(Parameter parameter)
     } else if (parameter.default_text.empty()) {
         wrong("needs a default or a default text");
     }
-    index_.emplace(parameter.key, parameters_.size());
+    // An event's key is given only with its number (indexed_key), never as declared.
+    if (!parameter.per_event) index_.emplace(parameter.key, parameters_.size());
     parameters_.push_back(std::move(parameter));
     entries_.emplace_back();
 }
@@ -319,33 +322,57 @@ std::size_t ParameterTable::index_of(const std::string& key) const
                       (best.empty() ? " (see --list-params)" : " (did you mean " + best + "?)"));
 }
 
-// Disk indices of overrides: a loop holds at most 125 disks (disk.count's limit).
+// Disk indices of overrides: a loop holds at most 125 disks (disk.count's limit). Events are numbered
+// from 0 up to kMaxEventIndex.
 constexpr unsigned kMaxDiskIndex = 124;
+constexpr unsigned kMaxEventIndex = 999;
 
-std::optional<std::pair<unsigned, Parameter>> ParameterTable::disk_override(const std::string& key) const
+std::optional<std::pair<unsigned, Parameter>> ParameterTable::indexed_key(const std::string& key, bool per_event) const
 {
-    const std::string prefix = "disk.";
+    const std::string family = per_event ? "event" : "disk";
+    const std::string prefix = family + ".";
+    // Where the declarations write the index: disk.<name> for disk.<i>.<name>, event.<n>.<name> as it is.
+    const std::string declared_prefix = per_event ? "event.<n>." : prefix;
+    const unsigned max_index = per_event ? kMaxEventIndex : kMaxDiskIndex;
     if (key.rfind(prefix, 0) != 0) return std::nullopt;
     const auto dot = key.find('.', prefix.size());
     if (dot == std::string::npos || dot == prefix.size()) return std::nullopt;
     const std::string digits = key.substr(prefix.size(), dot - prefix.size());
     if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
-    const Parameter* base = find(prefix + key.substr(dot + 1));
-    if (base == nullptr || !base->per_disk) {
+    const auto belongs = [&](const Parameter& p) { return per_event ? p.per_event : p.per_disk; };
+    const Parameter* base = nullptr;
+    for (const auto& p : parameters_)
+        if (belongs(p) && p.key == declared_prefix + key.substr(dot + 1)) base = &p;
+    if (base == nullptr) {
         std::string names;
         for (const auto& p : parameters_)
-            if (p.per_disk) names += (names.empty() ? "" : ", ") + p.key.substr(prefix.size());
-        throw ConfigError(shown_key(key) + ": unknown parameter (a disk.<i>.<name> override takes one of: " + names + ")");
+            if (belongs(p)) names += (names.empty() ? "" : ", ") + p.key.substr(declared_prefix.size());
+        throw ConfigError(shown_key(key) + ": unknown parameter (" +
+                          (per_event ? "an event.<n>.<name> key" : "a disk.<i>.<name> override") + " takes one of: " + names + ")");
     }
     // The index as a number: "0004" is disk 4, written so it would be given twice under two names.
+    const std::string what = per_event ? "an event number" : "a disk index";
     const std::string number = digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
-    if (number.size() > 3 || std::stoul(number) > kMaxDiskIndex)
-        throw ConfigError(shown_key(key) + ": disk index " + shortened(number) + " is out of range 0.." + std::to_string(kMaxDiskIndex));
+    if (number.size() > 3 || std::stoul(number) > max_index)
+        throw ConfigError(shown_key(key) + ": " + what.substr(what.find(' ') + 1) + " " + shortened(number) + " is out of range 0.." +
+                          std::to_string(max_index));
     if (number != digits)
-        throw ConfigError(shown_key(key) + ": a disk index has no leading zeros (disk." + number + key.substr(dot) + ")");
+        throw ConfigError(shown_key(key) + ": " + what + " has no leading zeros (" + family + "." + number + key.substr(dot) + ")");
     Parameter p = *base;
     p.key = key;
     return std::make_pair(static_cast<unsigned>(std::stoul(number)), std::move(p));
+}
+
+std::string ParameterTable::declared_event_key(const std::string& key)
+{
+    return "event.<n>" + key.substr(key.find('.', 6));
+}
+
+const Parameter& ParameterTable::event_parameter(const std::string& declared) const
+{
+    for (const auto& p : parameters_)
+        if (p.per_event && p.key == declared) return p;
+    throw std::logic_error("no event parameter " + declared);
 }
 
 std::vector<unsigned> ParameterTable::override_disks() const
@@ -362,6 +389,12 @@ void ParameterTable::set(const std::string& key, const std::string& text)
         ParamValue value = parse_text(o->second, text);
         check_limits(o->second, value);
         overrides_[{o->first, "disk." + key.substr(key.find('.', 5) + 1)}] = std::move(value);
+        return;
+    }
+    if (const auto e = event_key(key)) {
+        ParamValue value = parse_text(e->second, text);
+        check_limits(e->second, value);
+        events_[{e->first, declared_event_key(key)}] = std::move(value);
         return;
     }
     const std::size_t i = index_of(key);
@@ -387,6 +420,7 @@ void ParameterTable::load_json(const nlohmann::json& object, const std::string& 
     // Collected first and applied only if every member is good, so a failed load changes nothing.
     std::vector<std::pair<std::size_t, ParamValue>> updates;
     std::vector<std::pair<std::pair<unsigned, std::string>, ParamValue>> disk_updates;
+    std::vector<std::pair<std::pair<unsigned, std::string>, ParamValue>> event_updates;
     std::set<std::string> seen;
     const auto walk = [&](const auto& self, const json& members, const std::string& path, unsigned depth) -> void {
         // The recursion is bounded: a configuration has no use for deep nesting (a file's parser
@@ -410,6 +444,13 @@ void ParameterTable::load_json(const nlohmann::json& object, const std::string& 
                 disk_updates.push_back({{o->first, "disk." + key.substr(key.find('.', 5) + 1)}, std::move(value)});
                 continue;
             }
+            if (const auto e = event_key(key)) {
+                if (!seen.insert(key).second) throw ConfigError(shown_key(key) + ": given twice");
+                ParamValue value = parse_json_value(e->second, member.value());
+                check_limits(e->second, value);
+                event_updates.push_back({{e->first, declared_event_key(key)}, std::move(value)});
+                continue;
+            }
             const std::size_t i = index_of(key);
             if (!seen.insert(key).second) throw ConfigError(shown_key(key) + ": given twice");
             ParamValue value = parse_json_value(parameters_[i], member.value());
@@ -424,6 +465,7 @@ void ParameterTable::load_json(const nlohmann::json& object, const std::string& 
     }
     for (auto& [i, value] : updates) entries_[i].value = std::move(value);
     for (auto& [where, value] : disk_updates) overrides_[where] = std::move(value);
+    for (auto& [where, value] : event_updates) events_[where] = std::move(value);
 }
 
 namespace {
@@ -555,6 +597,9 @@ namespace {
 // disk.<index>.<name> for the per-disk key disk.<name>.
 std::string disk_key(unsigned index, const std::string& key) { return "disk." + std::to_string(index) + key.substr(4); }
 
+// event.<n>.<name> for the declared key event.<n>.<name> (with "<n>" as written).
+std::string event_key_of(unsigned n, const std::string& declared) { return "event." + std::to_string(n) + declared.substr(9); }
+
 }  // namespace
 
 void ParameterTable::fill(SimConfig& config) const
@@ -580,6 +625,13 @@ void ParameterTable::fill(SimConfig& config) const
         const Parameter& p = parameters_[index_.at(key)];
         p.field->store(config.disks[disk], p.field_value(value));
         if (p.type == ParamType::Real && p.scaled()) config.given[disk_key(disk, key)] = std::get<double>(value);
+    }
+    // Scheduled events: each event's keys as given (ScheduledEvents checks them, build_config).
+    for (const auto& [where, value] : events_) {
+        const auto& [n, key] = where;
+        const Parameter& p = event_parameter(key);
+        p.field->store(config.events[n], p.field_value(value));
+        if (p.type == ParamType::Real && p.scaled()) config.given[event_key_of(n, key)] = std::get<double>(value);
     }
 }
 
@@ -609,7 +661,15 @@ json ParameterTable::echo(const SimConfig& config) const
 {
     json j = json::object();
     for (const Parameter& p : parameters_)
-        if (const auto value = p.field->load(config)) put(j, p.key, json_value(p, shown(p, *value, config, p.key)));
+        if (!p.per_event)
+            if (const auto value = p.field->load(config)) put(j, p.key, json_value(p, shown(p, *value, config, p.key)));
+    for (const auto& [n, keys] : config.events)
+        for (const Parameter& p : parameters_)
+            if (p.per_event)
+                if (const auto value = p.field->load(keys)) {
+                    const std::string key = event_key_of(n, p.key);
+                    put(j, key, json_value(p, shown(p, *value, config, key)));
+                }
     // Per-disk overrides: the values in which a disk differs from disk.*.
     for (std::size_t d = 0; d < config.disks.size(); ++d)
         for (const Parameter& p : parameters_) {

@@ -83,13 +83,21 @@ private:
     std::size_t index_of(const std::string& key) const;  // ConfigError for an unknown key
     // For disk.<i>.<name> naming a per-disk key: i and disk.<name>'s parameter, renamed to the key
     // given (so that errors name it); nullopt for any other key.
-    std::optional<std::pair<unsigned, Parameter>> disk_override(const std::string& key) const;
+    // For a key <family>.<i>.<name> naming a per-disk key disk.<name> (family disk) or an event key
+    // event.<n>.<name> (family event, per_event): i and the parameter, renamed to the key given (so
+    // that errors name it); nullopt for any other key.
+    std::optional<std::pair<unsigned, Parameter>> indexed_key(const std::string& key, bool per_event) const;
+    std::optional<std::pair<unsigned, Parameter>> disk_override(const std::string& key) const { return indexed_key(key, false); }
+    std::optional<std::pair<unsigned, Parameter>> event_key(const std::string& key) const { return indexed_key(key, true); }
+    static std::string declared_event_key(const std::string& key);  // event.3.at_ms -> event.<n>.at_ms
+    const Parameter& event_parameter(const std::string& declared) const;
     const ParamValue& value_of(const std::string& key, ParamType expected) const;
 
     std::vector<Parameter> parameters_;
     std::vector<Entry> entries_;
     std::unordered_map<std::string, std::size_t> index_;
     std::map<std::pair<unsigned, std::string>, ParamValue> overrides_;  // (disk, disk.<name>) -> value
+    std::map<std::pair<unsigned, std::string>, ParamValue> events_;     // (n, event.<n>.<name>) -> value
 };
 
 // Every fcal parameter with its default (sim/fcal_parameters.cpp).

@@ -124,6 +124,10 @@ nlohmann::json RunController::results() const
     if (erase) report(*erase, system_.disks(), j);
     report(system_.disks(), j);
     if (const controller::VolumeController* volume = system_.volume()) report(*volume, j);
+    // Each disk's state, and the events fired, only in runs with scheduled events (docs/faults.md, "Scheduled events").
+    if (!system_.events().empty())
+        for (std::size_t d = 0; d < system_.config().disk_count; ++d)
+            j["disks"][d]["state"] = system_.disk_state(static_cast<unsigned>(d)) == StorageSystem::DiskState::Failed ? "failed" : "present";
     if (const cosim::RtlTransmitQueue* rtl = system_.rtl_queue()) report(*rtl, system_.lockstep_queue(), j);
     return j;
 }

@@ -87,14 +87,24 @@ void check_volume(const SimConfig& c)
         throw ConfigError("decode.free_fraction: the DECODE layout needs volume.raid=raid0, got " + controller::to_string(c.volume.raid));
     if (c.transport == Transport::Ideal && c.cmdf_impl == CmdfImpl::Rtl)
         throw ConfigError("cmdf.impl: rtl puts the RTL in the controller's HBA, which transport=ideal leaves out");
+    const bool redundant = c.volume.raid == controller::RaidLevel::Raid1 || c.volume.raid == controller::RaidLevel::Raid5;
+    if (c.volume.spares > 0 && !redundant)
+        throw ConfigError("volume.spares: hot spares need volume.raid=raid1 or raid5, got " + controller::to_string(c.volume.raid));
+    if (c.volume.spares >= c.disk_count)
+        throw ConfigError("volume.spares: " + std::to_string(c.volume.spares) + " leaves no member of disk.count = " +
+                          std::to_string(c.disk_count));
+    if (c.volume.member_capacity_bytes > 0 && c.volume.raid == controller::RaidLevel::None)
+        throw ConfigError("volume.member_capacity_gb: needs a RAID volume (volume.raid)");
     if (c.volume.raid == controller::RaidLevel::None) return;
-    const unsigned n = c.disk_count;
+    // The members: disk.count less the spares (the text names both keys when there are spares).
+    const unsigned n = volume_members(c);
+    const std::string count = c.volume.spares > 0 ? "disk.count - volume.spares" : "disk.count";
     if (c.volume.raid == controller::RaidLevel::Raid0 && n < 2)
-        throw ConfigError("volume.raid: raid0 needs disk.count >= 2, got " + std::to_string(n));
+        throw ConfigError("volume.raid: raid0 needs " + count + " >= 2, got " + std::to_string(n));
     if (c.volume.raid == controller::RaidLevel::Raid1 && n % 2 != 0)
-        throw ConfigError("volume.raid: raid1 needs an even disk.count (mirrored pairs), got " + std::to_string(n));
+        throw ConfigError("volume.raid: raid1 needs an even " + count + " (mirrored pairs), got " + std::to_string(n));
     if (c.volume.raid == controller::RaidLevel::Raid5 && n < 3)
-        throw ConfigError("volume.raid: raid5 needs disk.count >= 3, got " + std::to_string(n));
+        throw ConfigError("volume.raid: raid5 needs " + count + " >= 3, got " + std::to_string(n));
     if (c.workload.io_size % kVolumeBlockBytes != 0)
         throw ConfigError("workload.io_size: with a RAID volume it must be a multiple of " + std::to_string(kVolumeBlockBytes) +
                           " bytes, got " + std::to_string(c.workload.io_size));
@@ -103,6 +113,18 @@ void check_volume(const SimConfig& c)
                           " bytes, got " + std::to_string(c.workload.io_size_max));
     if (c.volume.stripe_bytes > host::kDiskCapacityBlocks * kVolumeBlockBytes)
         throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk");
+}
+
+// The blocks used on each member: volume.member_capacity_gb of the smallest drive.
+std::uint64_t member_blocks(const SimConfig& c, std::uint64_t drive_blocks, std::uint64_t unit_blocks)
+{
+    if (unit_blocks == 0 || unit_blocks > drive_blocks) return drive_blocks;  // refused as volume.stripe_kib
+    try {
+        return controller::used_member_blocks(drive_blocks, static_cast<std::uint64_t>(c.volume.member_capacity_bytes), kVolumeBlockBytes,
+                                              unit_blocks);
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(std::string("volume.member_capacity_gb: ") + e.what());
+    }
 }
 
 void check_erase(const ParameterTable& t, const SimConfig& c)
@@ -226,6 +248,19 @@ void check_disk(const SimConfig& c, const disk::DiskParams& d, const DiskKeys& k
     }
 }
 
+// Scheduled events (docs/faults.md, "Scheduled events"): each one's keys, and what this model can do.
+void check_events(const SimConfig& c)
+{
+    try {
+        const ScheduledEvents events(c.events, c.disk_count, c.time_limit_s);
+        if (!events.empty() && c.transport != Transport::Loop)
+            throw std::invalid_argument("event." + std::to_string(events.events().front().index) +
+                                        ".kind: disk failures need transport=loop (the ideal transport has no FCP status)");
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+    }
+}
+
 // What the declarations leave to be resolved from several keys.
 void resolve(SimConfig& c)
 {
@@ -265,6 +300,7 @@ SimConfig build_config(const ParameterTable& t)
     check_disk(c, c.disk, DiskKeys{}, t.parameters());
     for (unsigned i : t.override_disks()) check_disk(c, c.disks[i], DiskKeys{"disk." + std::to_string(i) + "."}, t.parameters());
     check_elaboration(c);
+    check_events(c);
     return c;
 }
 
@@ -282,6 +318,8 @@ std::uint64_t capacity_sectors(const disk::DiskParams& p)
     return p.model == disk::DiskModel::Zoned ? disk::ZoneGeometry(p.zoned.geometry).capacity_sectors() : disk::fixed_capacity_sectors(p);
 }
 
+unsigned volume_members(const SimConfig& c) { return c.disk_count - c.volume.spares; }
+
 AddressSpace address_space(const SimConfig& c)
 {
     AddressSpace a;
@@ -294,9 +332,9 @@ AddressSpace address_space(const SimConfig& c)
     if (c.volume.raid != controller::RaidLevel::None) {
         controller::VolumeGeometry g;
         g.level = c.volume.raid;
-        g.disks = c.disk_count;
+        g.disks = volume_members(c);
         g.unit_blocks = c.volume.stripe_bytes / kVolumeBlockBytes;
-        g.disk_blocks = a.disk_blocks;
+        g.disk_blocks = a.disk_blocks = member_blocks(c, a.disk_blocks, g.unit_blocks);
         a.unit_blocks = g.unit_blocks;
         const bool fits = g.unit_blocks <= g.disk_blocks;
         // DECODE's layout leaves slots free (controller/decode_layout.hpp).

@@ -26,6 +26,7 @@
 #include "fcal/phy/al_pa.hpp"
 #include "fcal/phy/line_rate.hpp"
 #include "fcal/sim/parameter_table.hpp"
+#include "fcal/sim/scheduled_events.hpp"
 
 namespace fcal::sim {
 
@@ -84,6 +85,9 @@ struct VolumeConfig {
     std::uint64_t stripe_bytes{};
     controller::SplitMerge split_merge{};
     bool decode{};  // DECODE write load balancing (raid0 only)
+    // Hot spares: the last `spares` disks of the loop, not members (docs/controller.md, "Degraded mode and rebuild").
+    unsigned spares{};
+    double member_capacity_bytes{};  // used on each member from LBA 0; 0: the whole drive
 };
 
 // DECODE's layout and policy (docs/controller.md, "DECODE"). free_fraction also applies with
@@ -112,12 +116,17 @@ struct SimConfig {
     WorkloadConfig workload;
     EraseConfig erase;
     VolumeConfig volume;
+    controller::RebuildParams rebuild;  // volume.rebuild_*; rounds_in_flight is the model's (module_configs)
     DecodeConfig decode;
     Transport transport{};
     Schedule schedule{};
     CmdfImpl cmdf_impl{};
     RtlConfig rtl;
     double time_limit_s{};  // simulated seconds
+    // Scheduled events by n (event.<n>.*), as given; `event` only names their fields for the keys'
+    // declarations. ScheduledEvents validates them (build_config).
+    EventKeys event;
+    std::map<unsigned, EventKeys> events;
     // The values of scaled keys (a unit other than the field's SI unit) as given, by key
     // (disk.<i>.<name> for an override): the echo prints these, since a value scaled to SI and back
     // is not always the same double (43.9 us as seconds and back may not be 43.9).
@@ -154,5 +163,8 @@ struct AddressSpace {
     std::uint64_t span_blocks{};      // workload.span_bytes in blocks (0: the whole capacity)
 };
 AddressSpace address_space(const SimConfig& config);
+
+// The volume's members: disk.count less volume.spares (the spares are the last disks).
+unsigned volume_members(const SimConfig& config);
 
 }  // namespace fcal::sim

@@ -30,7 +30,13 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
 
     host::IoTarget* target = below;
     if (modules_.volume) {
-        volume_ = std::make_unique<controller::VolumeController>(*modules_.volume, *below);
+        if (modules_.volume->spare_al_pas.empty()) {
+            volume_ = std::make_unique<controller::VolumeController>(*modules_.volume, *below);
+        } else {
+            // Rebuilds onto the spares wait and pace themselves on a timer of their own.
+            volume_timer_ = std::make_unique<controller::KernelTimer>("volume_timer");
+            volume_ = std::make_unique<controller::VolumeController>(*modules_.volume, *below, *volume_timer_);
+        }
         target = volume_.get();
     }
     std::uint64_t warmup = config.workload.warmup_ios, measured = config.workload.measured_ios;
@@ -61,6 +67,34 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         // No data frames: the data the disks' buffers move instead.
         ideal_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
     }
+
+    events_ = ScheduledEvents(config.events, disks, config.time_limit_s);
+    disk_states_.assign(disks, DiskState::Present);
+    // (Only with events: a run without them has the same processes as before they existed.)
+    if (!events_.empty()) sc_core::sc_spawn([this] { run_events(); }, "scheduled_events");
+}
+
+void StorageSystem::run_events()
+{
+    for (const ScheduledEvent& e : events_.events()) {
+        const sc_core::sc_time at(e.at_s, sc_core::SC_SEC);
+        if (at > sc_core::sc_time_stamp()) sc_core::wait(at - sc_core::sc_time_stamp());
+        fire(e);
+    }
+}
+
+// A drive fails (the only kind validated events have today): its port stays on the loop and its
+// interface answers CHECK CONDITION. The volume learns of it first, so that it counts the commands
+// still out to the disk as lost before their failures come back; without a volume the workload
+// stops issuing to the disk.
+void StorageSystem::fire(const ScheduledEvent& e)
+{
+    disk_states_.at(e.disk) = DiskState::Failed;
+    if (volume_)
+        volume_->disk_failed(e.disk, "failed");
+    else
+        workload_->disk_gone(e.disk);
+    targets_.at(e.disk)->drive_failed();
 }
 
 // The loop, host memory, the initiator and target HBAs, the disks and the device driver.

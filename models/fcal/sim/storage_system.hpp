@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fcal/controller/ideal_transport.hpp"
+#include "fcal/controller/kernel_timer.hpp"
 #include "fcal/controller/volume_controller.hpp"
 #include "fcal/cosim/lockstep_transmit_queue.hpp"
 #include "fcal/cosim/rtl_transmit_queue.hpp"
@@ -27,6 +28,7 @@
 #include "fcal/host/workload.hpp"
 #include "fcal/loop/loop.hpp"
 #include "fcal/sim/module_configs.hpp"
+#include "fcal/sim/scheduled_events.hpp"
 #include "fcal/sim/sim_config.hpp"
 #include "fcal/sim/statistics.hpp"
 #include "fcal/sim/vcd_window.hpp"
@@ -76,6 +78,10 @@ public:
     std::vector<const disk::Disk*> disks() const;
     controller::VolumeController* volume() const { return volume_.get(); }  // volume.raid != none only
     controller::IdealTransport* ideal_transport() const { return ideal_.get(); }  // transport=ideal only
+    // Scheduled events (docs/faults.md, "Scheduled events"): those given, and each disk's state now.
+    const ScheduledEvents& events() const { return events_; }
+    enum class DiskState { Present, Failed };
+    DiskState disk_state(unsigned disk) const { return disk_states_.at(disk); }
     host::Workload& workload() const { return *workload_; }
     host::EraseJob* erase_job() const { return erase_; }  // workload.type=erase only
     const Statistics& statistics() const { return *stats_; }
@@ -84,6 +90,8 @@ public:
 
 private:
     void build_loop();
+    void run_events();  // the process that fires the scheduled events at their times
+    void fire(const ScheduledEvent& event);
     void open_ports_vcd();
     void close_ports_vcd();
     std::unique_ptr<loop::TransmitQueue> make_controller_queue();
@@ -97,10 +105,13 @@ private:
     std::vector<std::unique_ptr<disk::Disk>> disks_;
     std::unique_ptr<host::DeviceDriver> driver_;
     std::unique_ptr<controller::IdealTransport> ideal_;
+    std::unique_ptr<controller::KernelTimer> volume_timer_;  // with spares
     std::unique_ptr<controller::VolumeController> volume_;
     std::unique_ptr<host::Workload> workload_;
     host::EraseJob* erase_ = nullptr;  // the workload, when it is an erasure job
     std::unique_ptr<Statistics> stats_;
+    ScheduledEvents events_;
+    std::vector<DiskState> disk_states_;
     std::unique_ptr<loop::PortWatcher> watcher_;
     sc_core::sc_trace_file* vcd_ = nullptr;
     std::vector<std::string> vcd_ports_;  // the ports traced (empty: all)

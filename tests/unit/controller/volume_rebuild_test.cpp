@@ -40,7 +40,7 @@ TEST_CASE("volume rebuild: an idle raid5 rebuild under a rate cap starts rounds 
     shape.members = 9;  // 8+P+S
     shape.spares = 1;
     shape.rows = 40;
-    shape.rebuild = {ms(5), kOneUnitPerMs, 128, 4};
+    shape.rebuild = {5e-3, kOneUnitPerMs, 128 * 512, 4};
     const sc_time latency(100, SC_US);
     VolumeBench b(shape, latency, true);
     b.time.run_until(ms(2));
@@ -91,7 +91,7 @@ TEST_CASE("volume rebuild: as fast as it goes, the slower of the survivors' read
         shape.members = 5;
         shape.spares = 1;
         shape.rows = 30;
-        shape.rebuild = {sc_core::SC_ZERO_TIME, 0.0, 128, 4};
+        shape.rebuild = {0.0, 0.0, 128 * 512, 4};
         VolumeBench b(shape, ms(t_r), false);
         b.disks.set_service(5, ms(t_r), ms(t_w));
         b.volume.disk_failed(2, "failed");
@@ -109,7 +109,7 @@ TEST_CASE("volume rebuild: host writes to rebuilt rows go to the spare, to the o
     VolumeShape shape;  // raid5 4+P, spare disk 5
     shape.spares = 1;
     shape.rows = 20;
-    shape.rebuild = {sc_core::SC_ZERO_TIME, kOneUnitPerMs, 128, 4};
+    shape.rebuild = {0.0, kOneUnitPerMs, 128 * 512, 4};
     const sc_time L(100, SC_US);
     VolumeBench b(shape, L, true);
     const auto& layout = b.volume.layout();
@@ -181,7 +181,7 @@ TEST_CASE("volume rebuild: a second failure during the rebuild loses the data; e
     VolumeShape shape;  // raid5 4+P+S
     shape.spares = 1;
     shape.rows = 100;
-    shape.rebuild = {ms(2), kOneUnitPerMs, 128, 4};
+    shape.rebuild = {2e-3, kOneUnitPerMs, 128 * 512, 4};
     VolumeBench b(shape, sc_time(100, SC_US), true);
     std::mt19937_64 rng(2323);
     const std::uint64_t units = b.volume.blocks() / 128;
@@ -237,7 +237,7 @@ TEST_CASE("volume rebuild: a spare that fails during the rebuild hands over to t
     shape.members = 2;
     shape.spares = 2;  // disks 2 and 3
     shape.rows = 10;
-    shape.rebuild = {ms(3), kOneUnitPerMs, 128, 4};
+    shape.rebuild = {3e-3, kOneUnitPerMs, 128 * 512, 4};
     VolumeBench b(shape, sc_time(100, SC_US), true);
     b.volume.disk_failed(0, "failed");
     b.time.at(ms(5.15), [&] { b.volume.disk_failed(2, "failed"); });  // round 2's write to it under way
@@ -289,7 +289,7 @@ TEST_CASE("volume rebuild: the host's response times by phase, each request in t
     shape.members = 2;
     shape.spares = 1;
     shape.rows = 10;
-    shape.rebuild = {ms(5), kOneUnitPerMs, 128, 4};
+    shape.rebuild = {5e-3, kOneUnitPerMs, 128 * 512, 4};
     VolumeBench b(shape, sc_time(100, SC_US), false);
     for (int k = 0; k < 40; ++k) b.time.at(ms(k + 0.55), [&] { b.submit(true, 9 * 128, 4096); });
     b.time.at(ms(10.5), [&] { b.volume.disk_failed(0, "failed"); });
@@ -318,7 +318,7 @@ TEST_CASE("volume rebuild: with rounds shorter than a row, a row part rebuilt ho
     VolumeShape shape;  // raid5 4+P, spare disk 5
     shape.spares = 1;
     shape.rows = 4;
-    shape.rebuild = {sc_core::SC_ZERO_TIME, kOneUnitPerMs, 64, 4};  // half a unit: a round every 0.5 ms
+    shape.rebuild = {0.0, kOneUnitPerMs, 64 * 512, 4};  // half a unit: a round every 0.5 ms
     VolumeBench b(shape, sc_time(100, SC_US), true);
     const auto& layout = b.volume.layout();
     std::uint64_t row0_on_0 = 0, row1_on_0 = 4 * 128;
@@ -360,7 +360,7 @@ TEST_CASE("volume rebuild: random failures, insertions and host load; every requ
             shape.rows = 12;
             shape.unit_blocks = 16;
             std::mt19937_64 rng(seed);
-            shape.rebuild = {sc_time(static_cast<double>(rng() % 3), SC_MS), rng() % 2 ? 0.0 : 4e6, 8 + rng() % 24, 1 + static_cast<unsigned>(rng() % 4)};
+            shape.rebuild = {static_cast<double>(rng() % 3) * 1e-3, rng() % 2 ? 0.0 : 4e6, (8 + rng() % 24) * 512, 1 + static_cast<unsigned>(rng() % 4)};
             VolumeBench b(shape, sc_time(100, SC_US), false);
             const unsigned disks = shape.members + shape.spares;
             std::vector<bool> gone(disks, false);

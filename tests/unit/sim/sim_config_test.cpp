@@ -234,6 +234,7 @@ TEST_CASE("sim_config: to_json echoes every resolved value and loads back")
 
     // Every key, loop.length_m too since it was given (it is also resolved into loop.hop_m).
     for (const auto& p : t.parameters()) {
+        if (p.per_event) continue;  // echoed only for the events given
         std::string pointer = "/" + p.key;
         for (auto& ch : pointer)
             if (ch == '.') ch = '/';
