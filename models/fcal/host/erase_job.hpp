@@ -1,8 +1,8 @@
 #pragma once
 // An erasure job (docs/erasure.md, "Erasure"): it writes every block of each chosen disk once, with
-// WRITE(10) of `blocks_per_command` blocks (the transfer length; the data cross the loop) or WRITE
-// SAME(10) of ranges of `blocks_per_command` blocks (one block of data per command crosses the loop,
-// the disk writes the range). The last command of a disk covers what is left.
+// WRITE(10) of `transfer_blocks` blocks (the transfer length; the data cross the loop) or WRITE
+// SAME(10) of ranges of `same_blocks` blocks (one block of data per command crosses the loop, the
+// disk writes the range). The last command of a disk covers what is left.
 //
 // Strategies, each with at most one command outstanding per disk:
 // - sequential: disk 0 from its first block to its last, then disk 1, ...;
@@ -32,8 +32,11 @@ struct EraseParams {
     std::vector<std::uint64_t> capacity_blocks;  // each one's capacity in blocks
     EraseCommand command{};
     EraseStrategy strategy{};
-    std::uint32_t blocks_per_command{};          // WRITE: transfer length; WRITE SAME: range (1..65535)
+    std::uint32_t transfer_blocks{};             // WRITE: transfer length (1..65535)
+    std::uint32_t same_blocks{};                 // WRITE SAME: range (1..65535)
     std::uint32_t block_bytes{};
+
+    std::uint32_t blocks_per_command() const { return command == EraseCommand::WriteSame ? same_blocks : transfer_blocks; }
 };
 
 // Throws std::invalid_argument naming the offending field.

@@ -125,7 +125,7 @@ void report(const host::EraseJob& job, const std::vector<const disk::Disk*>& dis
     }
     j["erase"] = {{"command", host::to_string(params.command)},
                   {"strategy", host::to_string(params.strategy)},
-                  {"blocks_per_command", params.blocks_per_command},
+                  {"blocks_per_command", params.blocks_per_command()},
                   {"disks", params.disks.size()},
                   {"commands", job.completed()},
                   {"wire_bytes", wire},

@@ -120,7 +120,7 @@ nlohmann::json RunController::results() const
         report(system_.initiator(), system_.targets(), j);
     }
     const host::EraseJob* erase = system_.erase_job();
-    j["warmup_ios"] = erase ? 0 : system_.config().workload.warmup_ios;
+    j["warmup_ios"] = erase ? 0 : system_.config().warmup_ios;
     if (erase) report(*erase, system_.disks(), j);
     report(system_.disks(), j);
     if (const controller::VolumeController* volume = system_.volume()) report(*volume, j);

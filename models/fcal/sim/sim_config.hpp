@@ -48,31 +48,6 @@ struct RingConfig {
     std::optional<double> length_m;  // the whole ring's cable, when given
 };
 
-// workload.type=erase (docs/erasure.md, "Erasure").
-struct EraseConfig {
-    host::EraseCommand command{};
-    host::EraseStrategy strategy{};
-    bool tl_by_disk_count{};          // erase.tl_policy
-    std::uint32_t transfer_blocks{};  // resolved: erase.transfer_blocks, or 4096 / disks as a power of two
-    std::uint32_t same_blocks{};
-    unsigned disks{};                 // the first this many disks
-};
-
-
-struct WorkloadConfig {
-    WorkloadType type{};
-    host::LbaPattern lba{};
-    unsigned queue_depth{};  // per disk
-    std::uint64_t io_size{};  // bytes
-    double read_fraction{};
-    double rate_iops{};  // open workload only; 0 for closed
-    std::uint64_t io_size_max{};  // bytes; 0: every I/O io_size, else uniform in whole blocks up to this
-    std::uint64_t span_bytes{};   // 0: the whole disk or volume, else its first span_bytes
-    std::uint64_t measured_ios{};
-    std::uint64_t warmup_ios{};  // also the cool-down left out at the end
-    std::uint64_t seed{};
-};
-
 // The LBA unit of volumes and disks.
 constexpr std::uint32_t kVolumeBlockBytes = 512;
 
@@ -84,15 +59,6 @@ struct VolumeConfig {
     std::uint64_t stripe_bytes{};
     controller::SplitMerge split_merge{};
     bool decode{};  // DECODE write load balancing (raid0 only)
-};
-
-// DECODE's layout and policy (docs/controller.md, "DECODE"). free_fraction also applies with
-// volume.decode=false: conventional striping over the same layout.
-struct DecodeConfig {
-    unsigned area_units{};
-    double threshold{};
-    bool own_write{};
-    double free_fraction{};  // 0: no DECODE layout (plain RAID 0) unless volume.decode
 };
 
 struct SimConfig {
@@ -109,10 +75,27 @@ struct SimConfig {
     unsigned disk_count{};
     disk::DiskParams disk;          // disk.*, every disk's seed 0 (disk_params() gives each its own)
     std::vector<disk::DiskParams> disks;  // each disk's, disk.<i>.* overrides applied (disk_count entries)
-    WorkloadConfig workload;
-    EraseConfig erase;
+    // The workload (docs/host.md, "The workloads"): the generator the builder makes, what every
+    // generator shares (its disks, I/O count and address space are filled in by module_configs), each
+    // generator's load, and the measurement window (sim/statistics.hpp).
+    WorkloadType workload_type{};
+    host::WorkloadParams workload;
+    unsigned queue_depth{};          // host::ClosedWorkload's, per disk
+    double rate_iops{};              // host::OpenWorkload's, over all disks; 0 for closed
+    std::uint64_t span_bytes{};      // 0: the whole disk or volume (the workload gets span_blocks)
+    std::uint64_t warmup_ios{};      // also the cool-down left out at the end
+    std::uint64_t measured_ios{};
+    // workload.type=erase (docs/erasure.md, "Erasure"): the job's config (its disks, their capacities
+    // and the block size are filled in by module_configs), which disks, and how the WRITE transfer
+    // length is chosen (erase.tl_policy=by_disk_count: transfer_blocks resolved from erase_disks).
+    host::EraseParams erase;
+    unsigned erase_disks{};          // the first this many disks
+    bool erase_tl_by_disk_count{};
     VolumeConfig volume;
-    DecodeConfig decode;
+    // DECODE's layout and policy (docs/controller.md, "DECODE"); free_fraction also applies with
+    // volume.decode=false (conventional striping over the same layout). module_configs adds the
+    // drive sheet and leaves area_units 0 (nothing moves) without volume.decode.
+    controller::DecodeParams decode;
     Transport transport{};
     Schedule schedule{};
     CmdfImpl cmdf_impl{};

@@ -24,7 +24,7 @@ host::EraseParams three_disks(host::EraseStrategy strategy, host::EraseCommand c
     p.capacity_blocks = {10, 5, 7};
     p.command = command;
     p.strategy = strategy;
-    p.blocks_per_command = 4;
+    p.transfer_blocks = p.same_blocks = 4;
     p.block_bytes = 512;
     return p;
 }
