@@ -27,6 +27,8 @@
 #include <vector>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <nlohmann/json.hpp>
+
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/hba/dma_engine.hpp"
 #include "fcal/hba/exchange_id_pool.hpp"
@@ -83,6 +85,9 @@ public:
     std::uint64_t late_frames() const { return recovery_.late_frames(); }
     // Frames dropped because an earlier frame of their exchange never came.
     std::uint64_t sequence_errors() const { return recovery_.sequence_errors(); }
+    // Whole run: tx_frames_held, task_set_full_retries and the recovery's aborts, ba_acc_received,
+    // abts_timeouts, late_frames, sequence_errors (docs/faults.md, "FCP recovery").
+    void report(nlohmann::json& j) const;
     loop::LPort& port() { return port_; }
     const ServiceQueue& processor() const { return cpu_; }
     const DmaEngine& dma() const { return dma_; }

@@ -280,4 +280,11 @@ void TargetHba::data_timeout(std::uint64_t key)
     drop(rx_id);
 }
 
+void TargetHba::report(nlohmann::json& j) const
+{
+    j["late_frames"] = late_frames_;
+    j["data_timeouts"] = data_timeouts_;
+    j["sequence_errors"] = sequence_errors_;
+}
+
 }  // namespace fcal::hba

@@ -23,6 +23,8 @@
 #include <set>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/disk/disk_command.hpp"
 #include "fcal/disk/disk_initiator_socket.hpp"
@@ -59,6 +61,7 @@ public:
     std::uint64_t data_timeouts() const { return data_timeouts_; }
     // Write data frames dropped because an earlier one of their exchange never came.
     std::uint64_t sequence_errors() const { return sequence_errors_; }
+    void report(nlohmann::json& j) const;  // late_frames, data_timeouts, sequence_errors, whole run
     loop::LPort& port() { return port_; }
     const DmaEngine& dma() const { return dma_; }
     const SingleFrameTransfers& single_frame_transfers() const { return sft_; }

@@ -126,4 +126,26 @@ void EraseJob::after_completion(const hba::IoRequest& io)
     if (on_progress_ && now * 10 / total != (now - 1) * 10 / total) on_progress_(now, total);
 }
 
+void EraseJob::report(nlohmann::json& j) const
+{
+    Workload::report(j);
+    j["erase_time_s"] = finished_.to_seconds();
+    std::uint64_t wire = 0;
+    for (std::size_t d = 0; d < disks_.size(); ++d) {
+        const EraseProgress& p = disks_[d];
+        auto& e = j["disks"][d];
+        e["erase_time_s"] = p.done ? (p.finished - p.first_issued).to_seconds() : 0.0;
+        e["commands"] = p.commands;
+        e["wire_bytes"] = p.wire_bytes;
+        e["capacity_bytes"] = erase_.capacity_blocks[d] * erase_.block_bytes;
+        wire += p.wire_bytes;
+    }
+    j["erase"] = {{"command", to_string(erase_.command)},
+                  {"strategy", to_string(erase_.strategy)},
+                  {"blocks_per_command", erase_.blocks_per_command()},
+                  {"disks", erase_.disks.size()},
+                  {"commands", completed()},
+                  {"wire_bytes", wire}};
+}
+
 }  // namespace fcal::host

@@ -74,6 +74,11 @@ public:
     void on_progress(ProgressCallback callback) { on_progress_ = std::move(callback); }
     // The whole job: from time 0 to the last completion.
     sc_core::sc_time erase_time() const { return finished_; }
+    // The I/O account, and the job's figures (docs/erasure.md, "Erasure"): the whole job's time
+    // (erase_time_s), what it did to each disk, merged into that disk's entry of "disks" (erase_time_s,
+    // commands, wire_bytes, capacity_bytes), and "erase" (command, strategy, blocks_per_command,
+    // disks, commands, wire_bytes). What the disks wrote is theirs to tell.
+    void report(nlohmann::json& j) const override;
 
 private:
     void start();  // SC_METHOD, runs once at time 0
