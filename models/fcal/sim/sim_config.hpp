@@ -17,7 +17,6 @@
 #include "fcal/controller/volume_controller.hpp"
 #include "fcal/disk/disk.hpp"
 #include "fcal/hba/command_first_queue.hpp"
-#include "fcal/hba/dma_engine.hpp"
 #include "fcal/hba/hba_params.hpp"
 #include "fcal/host/device_driver.hpp"
 #include "fcal/host/erase_job.hpp"

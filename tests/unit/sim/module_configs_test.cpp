@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "fcal/hba/hba_delays.hpp"
 #include "fcal/sim/module_configs.hpp"
 
 using namespace fcal;
