@@ -32,7 +32,7 @@ inline void check_table(const fcal::sim::ParameterTable& table)
         check_error(e);
         return;
     }
-    FUZZ_CHECK(config.workload.io_size <= largest_io_size(config));
+    FUZZ_CHECK(config.workload.io_size_bytes <= largest_io_size(config));
     FUZZ_CHECK(config.time_limit_s < longest_delay_s());
     FUZZ_CHECK(config.initiator_port.al_pa != 0x00);
     FUZZ_CHECK(config.ring.nodes >= config.disk_count + 1);

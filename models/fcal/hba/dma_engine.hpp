@@ -16,30 +16,12 @@
 #include <tlm>
 #include <vector>
 
+#include "fcal/hba/dma_job.hpp"
+#include "fcal/hba/dma_params.hpp"
 #include "fcal/hba/work.hpp"
 #include "fcal/kernel/ring_queue.hpp"
 
 namespace fcal::hba {
-
-enum class DmaPolicy { Fcfs, RoundRobin };
-inline const char* to_string(DmaPolicy p) { return p == DmaPolicy::RoundRobin ? "round_robin" : "fcfs"; }
-
-// No defaults of their own: the simulator's parameter table holds them (initiator.dma_*, target.dma_*).
-struct DmaParams {
-    double bandwidth_bytes_per_s{};
-    double sched_overhead_s{};
-    DmaPolicy policy{};
-};
-
-struct DmaJob {
-    std::uint64_t transfer = 0;
-    bool first_of_transfer = false;     // pays the scheduler overhead
-    sc_core::sc_time fixed;             // e.g. a single frame transfer
-    std::uint32_t bytes = 0;
-    tlm::tlm_command command = tlm::TLM_WRITE_COMMAND;  // WRITE: into memory; READ: from memory
-    std::uint64_t address = 0;
-    Work done;  // handed to the owner when the job ends; its serial names the job's exchange
-};
 
 class DmaEngine : public sc_core::sc_module {
 public:

@@ -2,11 +2,10 @@
 // Per-HBA constants (docs/hba.md, "The HBAs") in SI units, filled from the simulator's parameter
 // table, which holds their defaults: none here (zero-initialised).
 #include <cstdint>
-#include <systemc>
 
 #include "fcal/hba/command_first_queue.hpp"
-#include "fcal/hba/dma_engine.hpp"
-#include "fcal/hba/single_frame_transfers.hpp"
+#include "fcal/hba/dma_params.hpp"
+#include "fcal/hba/sft_engine.hpp"
 
 namespace fcal::hba {
 
@@ -25,23 +24,6 @@ struct HbaParams {
     double exchange_timeout_s{};          // initiator: an exchange not complete by then is aborted (ABTS)
     double abts_timeout_s{};              // initiator: wait for BA_ACC before giving the exchange up
     double data_timeout_s{};              // target: a write burst not in by then drops the exchange
-};
-
-// The times of HbaParams as the HBA schedules them, converted once when it is built.
-struct HbaDelays {
-    explicit HbaDelays(const HbaParams& p)
-        : cmd_exec(p.cmd_exec_s, sc_core::SC_SEC),
-          xfer_rdy_or_rsp(p.xfer_rdy_or_rsp_s, sc_core::SC_SEC),
-          frame_proc(p.frame_proc_s, sc_core::SC_SEC),
-          single_frame_transfer(p.single_frame_transfer_s, sc_core::SC_SEC),
-          task_set_full_retry(p.task_set_full_retry_s, sc_core::SC_SEC),
-          exchange_timeout(p.exchange_timeout_s, sc_core::SC_SEC),
-          abts_timeout(p.abts_timeout_s, sc_core::SC_SEC),
-          data_timeout(p.data_timeout_s, sc_core::SC_SEC)
-    {
-    }
-    sc_core::sc_time cmd_exec, xfer_rdy_or_rsp, frame_proc, single_frame_transfer;
-    sc_core::sc_time task_set_full_retry, exchange_timeout, abts_timeout, data_timeout;
 };
 
 }  // namespace fcal::hba

@@ -263,4 +263,15 @@ void InitiatorHba::give_up(std::uint16_t ox_id, std::string reason)
     if (completion_) completion_->io_aborted(io, reason);
 }
 
+void InitiatorHba::report(nlohmann::json& j) const
+{
+    j["tx_frames_held"] = frames_held();
+    j["task_set_full_retries"] = task_set_full_retries();
+    j["aborts"] = aborts();
+    j["ba_acc_received"] = ba_acc_received();
+    j["abts_timeouts"] = abts_timeouts();
+    j["late_frames"] = late_frames();
+    j["sequence_errors"] = sequence_errors();
+}
+
 }  // namespace fcal::hba

@@ -27,15 +27,19 @@
 #include <vector>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <nlohmann/json.hpp>
+
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/hba/dma_engine.hpp"
 #include "fcal/hba/exchange_id_pool.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 #include "fcal/hba/exchange_recovery.hpp"
+#include "fcal/hba/hba_delays.hpp"
 #include "fcal/hba/hba_params.hpp"
 #include "fcal/hba/held_frames.hpp"
 #include "fcal/hba/io_request.hpp"
 #include "fcal/hba/service_queue.hpp"
+#include "fcal/hba/single_frame_transfers.hpp"
 #include "fcal/hba/task_set_full_retry.hpp"
 #include "fcal/hba/work.hpp"
 #include "fcal/kernel/timers.hpp"
@@ -83,6 +87,9 @@ public:
     std::uint64_t late_frames() const { return recovery_.late_frames(); }
     // Frames dropped because an earlier frame of their exchange never came.
     std::uint64_t sequence_errors() const { return recovery_.sequence_errors(); }
+    // Whole run: tx_frames_held, task_set_full_retries and the recovery's aborts, ba_acc_received,
+    // abts_timeouts, late_frames, sequence_errors (docs/faults.md, "FCP recovery").
+    void report(nlohmann::json& j) const;
     loop::LPort& port() { return port_; }
     const ServiceQueue& processor() const { return cpu_; }
     const DmaEngine& dma() const { return dma_; }

@@ -9,12 +9,10 @@
 
 #include "fcal/hba/dma_engine.hpp"
 #include "fcal/hba/service_queue.hpp"
+#include "fcal/hba/sft_engine.hpp"
 #include "fcal/hba/work.hpp"
 
 namespace fcal::hba {
-
-enum class SftEngine { Dma, Own };
-inline const char* to_string(SftEngine e) { return e == SftEngine::Own ? "own" : "dma"; }
 
 class SingleFrameTransfers {
 public:

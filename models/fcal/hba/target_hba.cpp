@@ -94,7 +94,7 @@ void TargetHba::handle(const fcp::FcFrame& f)
 {
     if (f.iu == fcp::InformationUnit::Command) {
         const std::uint16_t rx_id = rx_ids_.acquire();
-        aborted_.erase(rx_id);
+        recovery_.exchange_opened(rx_id);
         Active a;
         a.exchange.emplace(fcp::Exchange::accept(f, rx_id, params_.max_payload, params_.burst_bytes, params_.block_bytes));
         a.serial = ++last_serial_;
@@ -113,18 +113,11 @@ void TargetHba::handle(const fcp::FcFrame& f)
         return;
     }
     const std::uint16_t rx_id = f.rx_id;
-    if (!exchanges_.count(rx_id) && aborted_.count(rx_id)) {
-        ++late_frames_;
-        return;
-    }
+    if (!exchanges_.count(rx_id) && recovery_.late(rx_id)) return;
     Active& a = active(rx_id);
     // A data frame went missing before this one: the burst cannot complete, the rest is dropped and
     // the initiator's timer ends the exchange (ABTS).
-    if (a.broken || f.relative_offset != a.exchange->bytes_moved()) {
-        a.broken = true;
-        ++sequence_errors_;
-        return;
-    }
+    if (!recovery_.in_sequence(a.broken, f.relative_offset, a.exchange->bytes_moved())) return;
     const std::uint64_t serial = a.serial;
     a.exchange->receive(f);
     DmaJob job;
@@ -210,7 +203,7 @@ void TargetHba::disk_ready(std::uint64_t tag)
 {
     const auto rx_id = static_cast<std::uint16_t>(tag);
     // A write-back completion the disk had already scheduled when the exchange was aborted.
-    if (!exchanges_.count(rx_id) && aborted_.count(rx_id)) return;
+    if (!exchanges_.count(rx_id) && recovery_.was_aborted(rx_id)) return;
     Active& a = active(rx_id);
     const std::uint64_t serial = a.serial;
     if (a.exchange->spec().direction == fcp::DataDirection::Read)
@@ -271,7 +264,7 @@ void TargetHba::close(std::uint16_t rx_id)
 // the target holds nothing of it afterwards.
 void TargetHba::abort_exchange(const fcp::FcFrame& abts)
 {
-    ++aborts_received_;
+    recovery_.abts_received();
     for (auto& [rx_id, a] : exchanges_) {
         const fcp::ExchangeSpec& spec = a.exchange->spec();
         if (spec.ox_id == abts.ox_id && fcp::private_loop_address(spec.initiator) == abts.s_id) {
@@ -291,7 +284,7 @@ void TargetHba::drop(std::uint16_t rx_id)
     dma_.cancel_exchange(a.serial);
     if (a.at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
     close(rx_id);
-    aborted_.insert(rx_id);
+    recovery_.exchange_dropped(rx_id);
 }
 
 // A write burst did not come in time (its FCP_XFER_RDY or data were lost, and so was the ABTS, or
@@ -300,7 +293,7 @@ void TargetHba::data_timeout(std::uint64_t key)
 {
     const auto rx_id = static_cast<std::uint16_t>(key & 0xFFFF);
     active(rx_id).timer = {};
-    ++data_timeouts_;
+    recovery_.data_timed_out();
     drop(rx_id);
 }
 

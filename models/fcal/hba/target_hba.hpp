@@ -20,11 +20,13 @@
 // ABTS (docs/faults.md, "FCP recovery"): the exchange is dropped wherever it is,
 //   the disk told to drop its command (kind Abort), and BA_ACC built (rsp_gen) and sent. A write whose
 //   burst has not all come within data_timeout of its FCP_XFER_RDY is dropped the same way, unasked.
+//   The bookkeeping (aborted RX_IDs, late frames, sequence errors, counts) is TargetRecovery's.
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "fcal/fcp/exchange.hpp"
 #include "fcal/disk/disk_command.hpp"
@@ -32,8 +34,11 @@
 #include "fcal/hba/dma_engine.hpp"
 #include "fcal/hba/exchange_id_pool.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
+#include "fcal/hba/hba_delays.hpp"
 #include "fcal/hba/hba_params.hpp"
 #include "fcal/hba/service_queue.hpp"
+#include "fcal/hba/single_frame_transfers.hpp"
+#include "fcal/hba/target_recovery.hpp"
 #include "fcal/hba/work.hpp"
 #include "fcal/kernel/timers.hpp"
 #include "fcal/loop/lport.hpp"
@@ -59,12 +64,13 @@ public:
     std::uint64_t task_set_full() const { return task_set_full_; }
     // Recovery: ABTS received (each answered BA_ACC); frames dropped because their exchange had been
     // aborted.
-    std::uint64_t aborts_received() const { return aborts_received_; }
-    std::uint64_t late_frames() const { return late_frames_; }
+    std::uint64_t aborts_received() const { return recovery_.aborts_received(); }
+    std::uint64_t late_frames() const { return recovery_.late_frames(); }
     // Writes dropped because a burst's data did not come within data_timeout.
-    std::uint64_t data_timeouts() const { return data_timeouts_; }
+    std::uint64_t data_timeouts() const { return recovery_.data_timeouts(); }
     // Write data frames dropped because an earlier one of their exchange never came.
-    std::uint64_t sequence_errors() const { return sequence_errors_; }
+    std::uint64_t sequence_errors() const { return recovery_.sequence_errors(); }
+    void report(nlohmann::json& j) const { recovery_.report(j); }  // late_frames, data_timeouts, sequence_errors, whole run
     loop::LPort& port() { return port_; }
     const DmaEngine& dma() const { return dma_; }
     const SingleFrameTransfers& single_frame_transfers() const { return sft_; }
@@ -125,8 +131,7 @@ private:
     std::uint64_t task_set_full_ = 0;
     bool drive_failed_ = false;
     std::uint64_t last_serial_ = 0;
-    std::set<std::uint16_t> aborted_;  // RX_IDs aborted and not yet reused
-    std::uint64_t aborts_received_ = 0, late_frames_ = 0, sequence_errors_ = 0, data_timeouts_ = 0;
+    TargetRecovery recovery_;
     Timers timers_;
 };
 

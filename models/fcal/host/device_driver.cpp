@@ -1,6 +1,7 @@
 #include "fcal/host/device_driver.hpp"
 
 #include <algorithm>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -155,6 +156,15 @@ void DeviceDriver::to_hba(hba::IoRequest* io)
     ++in_hba_;
     io->to_hba = sc_core::sc_time_stamp();
     hba_->submit(io);
+}
+
+void DeviceDriver::report(nlohmann::json& j) const { j["retries"] = retries_; }
+
+void DeviceDriver::print_state(std::ostream& out) const
+{
+    out << " (driver: " << in_hba() << " in the HBA, " << waiting() << " waiting";
+    if (waiting_for_disk() > 0) out << ", " << waiting_for_disk() << " waiting for their disk";
+    out << ")";
 }
 
 }  // namespace fcal::host

@@ -26,8 +26,11 @@
 // completion callback may call submit() again.
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <systemc>
+
+#include <nlohmann/json.hpp>
 
 #include "fcal/hba/io_request.hpp"
 #include "fcal/host/disk_outstanding_limit.hpp"
@@ -78,6 +81,9 @@ public:
     std::size_t in_arrival_processing() const { return arrivals_on_cpu_; }  // queued or on the CPU
     std::size_t in_completion_processing() const { return completions_on_cpu_; }
     std::size_t max_waiting() const { return max_waiting_; }
+    void report(nlohmann::json& j) const;  // retries, whole run
+    // For a diagnosis: " (driver: N in the HBA, W waiting[, D waiting for their disk])".
+    void print_state(std::ostream& out) const;
 
 private:
     enum class JobKind { Arrival, Completion, Abort };

@@ -22,8 +22,9 @@ void validate(const EraseParams& p)
     for (std::uint64_t c : p.capacity_blocks)
         if (c == 0) throw std::invalid_argument("erase capacity_blocks must be >= 1");
     // READ(10)/WRITE(10)/WRITE SAME(10) count blocks in 16 bits.
-    if (p.blocks_per_command == 0 || p.blocks_per_command > 65535)
-        throw std::invalid_argument("erase blocks_per_command must be in 1..65535, got " + std::to_string(p.blocks_per_command));
+    if (p.blocks_per_command() == 0 || p.blocks_per_command() > 65535)
+        throw std::invalid_argument(std::string("erase ") + (p.command == EraseCommand::WriteSame ? "same_blocks" : "transfer_blocks") +
+                                    " must be in 1..65535, got " + std::to_string(p.blocks_per_command()));
     if (p.block_bytes == 0) throw std::invalid_argument("erase block_bytes must be >= 1");
 }
 
@@ -45,7 +46,7 @@ WorkloadParams workload_params(const EraseParams& e)
     w.block_bytes = e.block_bytes;
     w.disk_capacity_blocks = *std::min_element(e.capacity_blocks.begin(), e.capacity_blocks.end());
     w.total_ios = 0;
-    for (std::uint64_t c : e.capacity_blocks) w.total_ios += erase_commands(c, e.blocks_per_command);
+    for (std::uint64_t c : e.capacity_blocks) w.total_ios += erase_commands(c, e.blocks_per_command());
     w.seed = 0;
     return w;
 }
@@ -72,7 +73,7 @@ void EraseJob::issue_next(unsigned disk)
 {
     EraseProgress& p = disks_[disk];
     const std::uint64_t left = erase_.capacity_blocks[disk] - p.next_lba;
-    const auto blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, erase_.blocks_per_command));
+    const auto blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, erase_.blocks_per_command()));
     hba::IoRequest shape;
     shape.disk = disk;
     shape.read = false;
@@ -123,6 +124,28 @@ void EraseJob::after_completion(const hba::IoRequest& io)
     }
     const std::uint64_t total = params().total_ios, now = completed();
     if (on_progress_ && now * 10 / total != (now - 1) * 10 / total) on_progress_(now, total);
+}
+
+void EraseJob::report(nlohmann::json& j) const
+{
+    Workload::report(j);
+    j["erase_time_s"] = finished_.to_seconds();
+    std::uint64_t wire = 0;
+    for (std::size_t d = 0; d < disks_.size(); ++d) {
+        const EraseProgress& p = disks_[d];
+        auto& e = j["disks"][d];
+        e["erase_time_s"] = p.done ? (p.finished - p.first_issued).to_seconds() : 0.0;
+        e["commands"] = p.commands;
+        e["wire_bytes"] = p.wire_bytes;
+        e["capacity_bytes"] = erase_.capacity_blocks[d] * erase_.block_bytes;
+        wire += p.wire_bytes;
+    }
+    j["erase"] = {{"command", to_string(erase_.command)},
+                  {"strategy", to_string(erase_.strategy)},
+                  {"blocks_per_command", erase_.blocks_per_command()},
+                  {"disks", erase_.disks.size()},
+                  {"commands", completed()},
+                  {"wire_bytes", wire}};
 }
 
 }  // namespace fcal::host

@@ -1,8 +1,8 @@
 #pragma once
 // An erasure job (docs/erasure.md, "Erasure"): it writes every block of each chosen disk once, with
-// WRITE(10) of `blocks_per_command` blocks (the transfer length; the data cross the loop) or WRITE
-// SAME(10) of ranges of `blocks_per_command` blocks (one block of data per command crosses the loop,
-// the disk writes the range). The last command of a disk covers what is left.
+// WRITE(10) of `transfer_blocks` blocks (the transfer length; the data cross the loop) or WRITE
+// SAME(10) of ranges of `same_blocks` blocks (one block of data per command crosses the loop, the
+// disk writes the range). The last command of a disk covers what is left.
 //
 // Strategies, each with at most one command outstanding per disk:
 // - sequential: disk 0 from its first block to its last, then disk 1, ...;
@@ -32,8 +32,11 @@ struct EraseParams {
     std::vector<std::uint64_t> capacity_blocks;  // each one's capacity in blocks
     EraseCommand command{};
     EraseStrategy strategy{};
-    std::uint32_t blocks_per_command{};          // WRITE: transfer length; WRITE SAME: range (1..65535)
+    std::uint32_t transfer_blocks{};             // WRITE: transfer length (1..65535)
+    std::uint32_t same_blocks{};                 // WRITE SAME: range (1..65535)
     std::uint32_t block_bytes{};
+
+    std::uint32_t blocks_per_command() const { return command == EraseCommand::WriteSame ? same_blocks : transfer_blocks; }
 };
 
 // Throws std::invalid_argument naming the offending field.
@@ -71,6 +74,11 @@ public:
     void on_progress(ProgressCallback callback) { on_progress_ = std::move(callback); }
     // The whole job: from time 0 to the last completion.
     sc_core::sc_time erase_time() const { return finished_; }
+    // The I/O account, and the job's figures (docs/erasure.md, "Erasure"): the whole job's time
+    // (erase_time_s), what it did to each disk, merged into that disk's entry of "disks" (erase_time_s,
+    // commands, wire_bytes, capacity_bytes), and "erase" (command, strategy, blocks_per_command,
+    // disks, commands, wire_bytes). What the disks wrote is theirs to tell.
+    void report(nlohmann::json& j) const override;
 
 private:
     void start();  // SC_METHOD, runs once at time 0

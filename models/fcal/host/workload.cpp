@@ -123,4 +123,18 @@ void Workload::report_done_if_finished()
     if (on_done_) on_done_();
 }
 
+void Workload::report(nlohmann::json& j) const
+{
+    j["issued_ios"] = issued_;
+    j["completed_ios"] = completed_;
+    j["outstanding_ios"] = outstanding();
+    j["failed_ios"] = failed_;
+    j["failures"] = failures_;
+}
+
+void Workload::print_state(std::ostream& out) const
+{
+    out << "issued " << issued_ << ", completed " << completed_ << ", outstanding " << outstanding();
+}
+
 }  // namespace fcal::host

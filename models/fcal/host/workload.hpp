@@ -8,9 +8,12 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <systemc>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "fcal/hba/io_request.hpp"
 #include "fcal/host/io_target.hpp"
@@ -71,6 +74,11 @@ public:
     std::uint64_t outstanding(unsigned disk) const { return outstanding_per_disk_.at(disk); }
     std::uint64_t reads_issued() const { return reads_issued_; }
     bool finished() const { return completed_ + failed_ == params_.total_ios; }
+    // The I/O account of the whole run (issued_ios, completed_ios, outstanding_ios, failed_ios) and
+    // the first failures (docs/faults.md, "FCP recovery").
+    virtual void report(nlohmann::json& j) const;
+    // For a diagnosis: "issued I, completed C, outstanding O".
+    void print_state(std::ostream& out) const;
 
     // The disk failed (docs/faults.md, "Scheduled events"): no more I/Os are issued to it (a closed
     // workload's slots for it end, an open workload's arrivals for it are dropped). With every disk

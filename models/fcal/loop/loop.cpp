@@ -119,4 +119,18 @@ bool Loop::on_loop(phy::AlPa port) const
     return false;
 }
 
+void Loop::report(nlohmann::json& j) const
+{
+    std::uint64_t discarded = 0, violations = 0, frames = 0;
+    for (const auto& port : ports_) {
+        const PortStats s = port->stats();
+        discarded += s.frames_discarded;
+        violations += s.code_violations;
+        frames += s.frames_sent;
+    }
+    j["frames_discarded"] = discarded;
+    j["code_violations"] = violations;
+    j["kernel"] = {{"port_activations", activations()}, {"frames_sent", frames}};
+}
+
 }  // namespace fcal::loop

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fcal/loop/lport.hpp"
 #include "fcal/loop/port_config.hpp"
 #include "fcal/phy/link_timing.hpp"
@@ -59,6 +61,9 @@ public:
     sc_core::sc_time round_trip() const { return round_trip_; }
     // Process activations of all its ports since the start (the benchmarks' activations per frame).
     std::uint64_t activations() const { return activity_.activations(); }
+    // Over its ports, whole run: frames_discarded and code_violations (docs/faults.md, "Bit errors on
+    // the loop"), and the kernel block (port_activations, frames_sent: how the run was computed).
+    void report(nlohmann::json& j) const;
     // The livelock guard: a port run more than this many times in one simulated instant ends the
     // simulation with an internal error instead of hanging (docs/loop.md, "The livelock guard").
     // Tests lower it.

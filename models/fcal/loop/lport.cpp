@@ -1,6 +1,7 @@
 #include "fcal/loop/lport.hpp"
 
 #include <algorithm>
+#include <ostream>
 
 namespace fcal::loop {
 
@@ -794,6 +795,13 @@ void LPort::untrace()
 {
     vcd_.reset();
     observed_ = watcher_ != nullptr;
+}
+
+void LPort::print_state(std::ostream& out) const
+{
+    out << "  " << name() << " " << phy::al_pa_hex(al_pa()) << " " << loop::name(state()) << " access=" << access()
+        << " arbitrating=" << arbitrating() << " credit=" << credit() << " free_buffers=" << free_buffers()
+        << " tx=" << loop::name(transmitting()) << "\n";
 }
 
 }  // namespace fcal::loop

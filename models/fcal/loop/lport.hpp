@@ -41,6 +41,7 @@
 // every word.
 #include <bitset>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -111,6 +112,8 @@ public:
     // Folded out of the chain (docs/loop.md, "Fast path").
     bool folded() const { return folded_; }
     PortStats stats() const;
+    // One line of a diagnosis: "  name AL_PA state access=.. arbitrating=.. credit=.. free_buffers=.. tx=..".
+    void print_state(std::ostream& out) const;
     // Start the running maximum afresh (a measurement window opens).
     void restart_maxima() { stats_.restart_maxima(); }
     void set_watcher(PortWatcher* watcher)

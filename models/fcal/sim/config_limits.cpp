@@ -72,7 +72,7 @@ void check_disk_service(const disk::DiskParams& d, const std::string& prefix, st
 
 void check_disk_delays(const SimConfig& c, const disk::DiskParams& d, const std::string& prefix, const std::vector<Parameter>& parameters)
 {
-    check_disk_service(d, prefix, c.workload.io_size);
+    check_disk_service(d, prefix, c.workload.io_size_bytes);
     check_times(c, &d, prefix, parameters);
     // The zoned disk's revolution.
     const double revolution_s = d.zoned.geometry.revolution_s;
@@ -95,25 +95,25 @@ void check_delays(const SimConfig& c, const std::vector<Parameter>& parameters)
                 "at loop.propagation_ns_per_m = " + number(c.loop.propagation_ns_per_m) + " ns/m (round trip of " +
                     std::to_string(c.ring.nodes) + " ports)");
 
-    check_dma("initiator", c.initiator, c.workload.io_size);
-    check_dma("target", c.target, c.workload.io_size);
+    check_dma("initiator", c.initiator, c.workload.io_size_bytes);
+    check_dma("target", c.target, c.workload.io_size_bytes);
 
     // Poisson arrivals: -mean * ln(1 - u) with 1 - u >= 2^-53 (host/split_mix64.hpp), so the longest
     // gap is 53 ln 2 = 36.7 times the mean.
-    if (c.workload.type == WorkloadType::Open) {
-        const double longest_gap_s = 53.0 * std::log(2.0) / c.workload.rate_iops;
-        check_delay("workload.rate_iops", number(c.workload.rate_iops) + " IO/s", longest_gap_s,
+    if (c.workload_type == WorkloadType::Open) {
+        const double longest_gap_s = 53.0 * std::log(2.0) / c.rate_iops;
+        check_delay("workload.rate_iops", number(c.rate_iops) + " IO/s", longest_gap_s,
                     "(longest inter-arrival gap, 36.7 times the mean)");
     }
 }
 
-void check_counts(const WorkloadConfig& w)
+void check_counts(const SimConfig& c)
 {
     // The workload issues warm-up + measured + cool-down I/Os, the cool-down as long as the warm-up.
     constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
-    if (w.warmup_ios > (most - w.measured_ios) / 2)
-        throw ConfigError("workload.warmup_ios: 2 x " + std::to_string(w.warmup_ios) + " + workload.measured_ios = " +
-                          std::to_string(w.measured_ios) + " I/Os in all overflows a 64-bit count (at most " +
+    if (c.warmup_ios > (most - c.measured_ios) / 2)
+        throw ConfigError("workload.warmup_ios: 2 x " + std::to_string(c.warmup_ios) + " + workload.measured_ios = " +
+                          std::to_string(c.measured_ios) + " I/Os in all overflows a 64-bit count (at most " +
                           std::to_string(most) + ")");
 }
 
@@ -149,22 +149,22 @@ void check_limits(const SimConfig& c, const std::vector<Parameter>& parameters)
     // READ(10)/WRITE(10) carry the length in a 16-bit field (docs/fcp.md, "The CDB").
     const std::uint32_t block = lba_block_bytes(c);
     const std::uint64_t cdb_largest = std::uint64_t{fcp::kCdb10MaxBlocks} * block;
-    if (c.workload.io_size > cdb_largest && cdb_largest <= largest) {
-        const std::uint64_t blocks = (c.workload.io_size + block - 1) / block;
-        throw ConfigError("workload.io_size: " + format_bytes(c.workload.io_size) + " is " + std::to_string(blocks) + " blocks of " +
+    if (c.workload.io_size_bytes > cdb_largest && cdb_largest <= largest) {
+        const std::uint64_t blocks = (c.workload.io_size_bytes + block - 1) / block;
+        throw ConfigError("workload.io_size: " + format_bytes(c.workload.io_size_bytes) + " is " + std::to_string(blocks) + " blocks of " +
                           std::to_string(block) + " bytes; the 16-bit TRANSFER LENGTH of READ(10)/WRITE(10) holds at most " +
                           std::to_string(fcp::kCdb10MaxBlocks) + " (at most " + format_bytes(cdb_largest) + ")");
     }
-    if (c.workload.io_size > largest) {
+    if (c.workload.io_size_bytes > largest) {
         const bool initiator_limits = largest == sequence_bytes(c.initiator.max_payload);
         const std::string payload = initiator_limits ? "initiator.max_payload" : "target.max_payload";
         const unsigned bytes = initiator_limits ? c.initiator.max_payload : c.target.max_payload;
-        throw ConfigError("workload.io_size: " + format_bytes(c.workload.io_size) + " needs more than " +
+        throw ConfigError("workload.io_size: " + format_bytes(c.workload.io_size_bytes) + " needs more than " +
                           std::to_string(kMaxFramesPerSequence) + " frames of " + payload + " = " + std::to_string(bytes) +
                           " bytes in one FC sequence (16-bit SEQ_CNT); at most " + format_bytes(largest));
     }
 
-    check_counts(c.workload);
+    check_counts(c);
     check_delays(c, parameters);
 }
 

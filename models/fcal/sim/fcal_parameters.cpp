@@ -154,6 +154,10 @@ template <class M>
 Field geometry(M member) { return at(&SimConfig::disk, &disk::DiskParams::zoned, &disk::ZonedParams::geometry, member); }
 template <class... M>
 Field workload(M... path) { return at(&SimConfig::workload, path...); }
+template <class... M>
+Field erase(M... path) { return at(&SimConfig::erase, path...); }
+template <class... M>
+Field decode(M... path) { return at(&SimConfig::decode, path...); }
 
 using loop::LoopConfig;
 using loop::PortConfig;
@@ -162,6 +166,9 @@ using hba::DmaParams;
 using disk::DiskParams;
 using disk::ZonedParams;
 using disk::ZoneGeometryParams;
+using host::WorkloadParams;
+using host::EraseParams;
+using controller::DecodeParams;
 
 void add_loop(ParameterTable& t)
 {
@@ -341,27 +348,27 @@ void add_workload(ParameterTable& t)
 {
     // Workload and measurement window (docs/host.md, "The workloads", docs/cli.md,
     // "Statistics and the measurement window").
-    t.add(choice("workload.type", workload(&WorkloadConfig::type), WorkloadType::Closed,
+    t.add(choice("workload.type", at(&SimConfig::workload_type), WorkloadType::Closed,
                  {{"closed", WorkloadType::Closed}, {"open", WorkloadType::Open}, {"erase", WorkloadType::Erase}},
                  "closed: queue_depth I/Os always outstanding per disk; open: Poisson arrivals at rate_iops; erase: erase.*"));
-    t.add(integer("workload.queue_depth", workload(&WorkloadConfig::queue_depth), 1, 1, 1024, "I/Os",
+    t.add(integer("workload.queue_depth", at(&SimConfig::queue_depth), 1, 1, 1024, "I/Os",
                   "I/Os outstanding per disk in the closed workload"));
-    t.add(bytes("workload.io_size", workload(&WorkloadConfig::io_size), 64 * kKi, 1, kGi, "bytes moved by each I/O"));
-    t.add(real("workload.read_fraction", workload(&WorkloadConfig::read_fraction), 1.0, 0.0, "",
+    t.add(bytes("workload.io_size", workload(&WorkloadParams::io_size_bytes), 64 * kKi, 1, kGi, "bytes moved by each I/O"));
+    t.add(real("workload.read_fraction", workload(&WorkloadParams::read_fraction), 1.0, 0.0, "",
                "probability that an I/O is a read (else a write)", false, 1.0));
-    t.add(non_negative("workload.rate_iops", workload(&WorkloadConfig::rate_iops), 0.0, "IO/s",
+    t.add(non_negative("workload.rate_iops", at(&SimConfig::rate_iops), 0.0, "IO/s",
                        "arrival rate of the open workload, over all disks; must be > 0 when workload.type is open"));
-    t.add(integer("workload.measured_ios", workload(&WorkloadConfig::measured_ios), 2000, 1, kInt64Max, "I/Os",
+    t.add(integer("workload.measured_ios", at(&SimConfig::measured_ios), 2000, 1, kInt64Max, "I/Os",
                   "completions in the measured window"));
-    t.add(derived(integer("workload.warmup_ios", workload(&WorkloadConfig::warmup_ios), std::nullopt, 0, kInt64Max, "I/Os",
+    t.add(derived(integer("workload.warmup_ios", at(&SimConfig::warmup_ios), std::nullopt, 0, kInt64Max, "I/Os",
                           "completions left out at the start; as many are left out at the end as cool-down"),
                   "10*workload.queue_depth*disk.count",
-                  [](SimConfig& c) { c.workload.warmup_ios = 10ull * c.workload.queue_depth * c.disk_count; }));
-    t.add(integer("workload.seed", workload(&WorkloadConfig::seed), 1, 0, kInt64Max, "", "seed of the random number generators"));
+                  [](SimConfig& c) { c.warmup_ios = 10ull * c.queue_depth * c.disk_count; }));
+    t.add(integer("workload.seed", workload(&WorkloadParams::seed), 1, 0, kInt64Max, "", "seed of the random number generators"));
 
     // The workloads' addresses, the storage controller's volume and the transport below it (docs/host.md,
     // "The workloads", docs/controller.md, "Volumes and RAID", docs/controller.md, "The ideal transport").
-    t.add(choice("workload.lba", workload(&WorkloadConfig::lba), host::LbaPattern::Random,
+    t.add(choice("workload.lba", workload(&WorkloadParams::lba), host::LbaPattern::Random,
                  {{"random", host::LbaPattern::Random}, {"sequential", host::LbaPattern::Sequential}},
                  "random: LBAs uniform over the disk or volume; sequential: each I/O right after the previous one"));
     t.add(choice("volume.raid", at(&SimConfig::volume, &VolumeConfig::raid), controller::RaidLevel::None,
@@ -387,42 +394,42 @@ void add_workload(ParameterTable& t)
     // DECODE (docs/controller.md, "DECODE").
     t.add(boolean("volume.decode", at(&SimConfig::volume, &VolumeConfig::decode), false,
                   "raid0 only: DECODE write load balancing (a written unit may move to a less loaded disk)"));
-    t.add(integer("decode.area_units", at(&SimConfig::decode, &DecodeConfig::area_units), 10, 0, 1000000, "units",
+    t.add(integer("decode.area_units", decode(&DecodeParams::area_units), 10, 0, 1000000, "units",
                   "equivalent area: rows of stripe units around a unit's original position, on every disk; 0 = never move"));
-    t.add(real("decode.threshold", at(&SimConfig::decode, &DecodeConfig::threshold), 0.5, 0.0, "",
+    t.add(real("decode.threshold", decode(&DecodeParams::threshold), 0.5, 0.0, "",
                "a unit moves only if the chosen disk's load is at most this x the load of the disk holding it", false, 1.0));
-    t.add(boolean("decode.own_write", at(&SimConfig::decode, &DecodeConfig::own_write), true,
+    t.add(boolean("decode.own_write", decode(&DecodeParams::own_write), true,
                   "count the write's own estimated service time in both loads of the threshold test"));
-    t.add(derived(real("decode.free_fraction", at(&SimConfig::decode, &DecodeConfig::free_fraction), std::nullopt, 0.0, "",
+    t.add(derived(real("decode.free_fraction", decode(&DecodeParams::free_fraction), std::nullopt, 0.0, "",
                        "share of each stripe group's slots left free (raid0; with volume.decode=false: the same layout unused)",
                        false, 0.5),
                   "0.125 with volume.decode, else 0", [](SimConfig& c) { c.decode.free_fraction = c.volume.decode ? 0.125 : 0.0; }));
-    t.add(bytes("workload.io_size_max", workload(&WorkloadConfig::io_size_max), 0, 0, kGi,
+    t.add(bytes("workload.io_size_max", workload(&WorkloadParams::io_size_max_bytes), 0, 0, kGi,
                 "0: every I/O is workload.io_size; else sizes uniform in whole LBA blocks from workload.io_size to this"));
-    t.add(bytes("workload.span_bytes", workload(&WorkloadConfig::span_bytes), 0, 0, kGi * kMi,
+    t.add(bytes("workload.span_bytes", at(&SimConfig::span_bytes), 0, 0, kGi * kMi,
                 "0: LBAs over the whole disk or volume; else within its first span_bytes (a file)"));
 }
 
 void add_erase(ParameterTable& t)
 {
     // Erasure jobs, workload.type=erase (docs/erasure.md, "Erasure").
-    t.add(choice("erase.command", at(&SimConfig::erase, &EraseConfig::command), host::EraseCommand::WriteSame,
+    t.add(choice("erase.command", erase(&EraseParams::command), host::EraseCommand::WriteSame,
                  {{"write", host::EraseCommand::Write}, {"write_same", host::EraseCommand::WriteSame}},
                  "erase: WRITE(10) with the data on the wire, or WRITE SAME(10) with one block per range"));
-    t.add(choice("erase.strategy", at(&SimConfig::erase, &EraseConfig::strategy), host::EraseStrategy::Parallel,
+    t.add(choice("erase.strategy", erase(&EraseParams::strategy), host::EraseStrategy::Parallel,
                  {{"sequential", host::EraseStrategy::Sequential}, {"round_robin", host::EraseStrategy::RoundRobin},
                   {"parallel", host::EraseStrategy::Parallel}},
                  "erase: one disk after the other, one command per disk in turn, or one stream per disk"));
-    t.add(choice("erase.tl_policy", at(&SimConfig::erase, &EraseConfig::tl_by_disk_count), false,
+    t.add(choice("erase.tl_policy", at(&SimConfig::erase_tl_by_disk_count), false,
                  {{"fixed", false}, {"by_disk_count", true}},
                  "erase: WRITE transfer length erase.transfer_blocks, or 4096 / erase.disks rounded down to a power of two"));
-    t.add(integer("erase.transfer_blocks", at(&SimConfig::erase, &EraseConfig::transfer_blocks), 256, 1, 65535, "blocks",
+    t.add(integer("erase.transfer_blocks", erase(&EraseParams::transfer_blocks), 256, 1, 65535, "blocks",
                   "erase: WRITE(10) transfer length (erase.tl_policy=fixed)"));
-    t.add(integer("erase.same_blocks", at(&SimConfig::erase, &EraseConfig::same_blocks), 65535, 1, 65535, "blocks",
+    t.add(integer("erase.same_blocks", erase(&EraseParams::same_blocks), 65535, 1, 65535, "blocks",
                   "erase: blocks per WRITE SAME(10) range (the last one: the rest)"));
-    t.add(derived(integer("erase.disks", at(&SimConfig::erase, &EraseConfig::disks), std::nullopt, 1, 125, "disks",
+    t.add(derived(integer("erase.disks", at(&SimConfig::erase_disks), std::nullopt, 1, 125, "disks",
                           "erase: the first this many disks of the loop are erased"),
-                  "disk.count", [](SimConfig& c) { c.erase.disks = c.disk_count; }));
+                  "disk.count", [](SimConfig& c) { c.erase_disks = c.disk_count; }));
     t.add(choice("transport", at(&SimConfig::transport), Transport::Loop, {{"loop", Transport::Loop}, {"ideal", Transport::Ideal}},
                  "loop: driver, HBAs and the FC-AL loop; ideal: the controller reaches the disks directly in zero time"));
 }

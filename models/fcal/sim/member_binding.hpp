@@ -7,6 +7,8 @@
 // unset unless the key is given). A path that starts at SimConfig::disk also reaches one disk's
 // DiskParams, for the per-disk overrides disk.<i>.<name>; one that starts at SimConfig::event reaches
 // one scheduled event's keys (event.<n>.<name>).
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -61,6 +63,20 @@ std::optional<FieldValue> value_of(const T& field)
         return FieldValue{static_cast<std::int64_t>(field)};
 }
 
+// Whether a field of type T holds every integer in [low, high] (a real or a bool field holds any).
+template <class T>
+bool holds(std::int64_t low, std::int64_t high)
+{
+    if constexpr (Optional<T>::value)
+        return holds<typename T::value_type>(low, high);
+    else if constexpr (!std::is_integral_v<T> || std::is_same_v<T, bool>)
+        return true;
+    else if constexpr (std::is_unsigned_v<T>)
+        return low >= 0 && static_cast<std::uint64_t>(high) <= std::numeric_limits<T>::max();
+    else
+        return low >= std::numeric_limits<T>::min() && high <= std::numeric_limits<T>::max();
+}
+
 // The member a path of member pointers leads to (a member of a base of the object too).
 template <class T>
 T& walk(T& object)
@@ -81,6 +97,11 @@ public:
     void store(SimConfig& c, const FieldValue& v) const override { assign(field(c.*first_), v); }
     std::optional<FieldValue> load(const SimConfig& c) const override { return value_of(field(c.*first_)); }
     bool in_disk() const override { return kInDisk; }
+    bool holds(std::int64_t low, std::int64_t high) const override
+    {
+        const SimConfig* none = nullptr;  // only for the field's type
+        return binding::holds<std::decay_t<decltype(field(none->*first_))>>(low, high);
+    }
     void store(disk::DiskParams& d, const FieldValue& v) const override
     {
         if constexpr (kInDisk)

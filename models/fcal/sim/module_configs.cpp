@@ -38,11 +38,8 @@ loop::LoopConfig loop_config(const SimConfig& config, const std::vector<phy::AlP
 // DECODE's layout and policy, and what the controller knows of the drives for its load estimates.
 controller::DecodeParams decode_params(const SimConfig& config)
 {
-    controller::DecodeParams p;
-    p.free_fraction = config.decode.free_fraction;
-    p.area_units = config.volume.decode ? config.decode.area_units : 0;  // 0: the layout only, nothing moves
-    p.threshold = config.decode.threshold;
-    p.own_write = config.decode.own_write;
+    controller::DecodeParams p = config.decode;
+    if (!config.volume.decode) p.area_units = 0;  // the layout only, nothing moves
     const disk::DiskParams d = disk_params(config, 0);
     p.drive.zoned = d.model == disk::DiskModel::Zoned;
     p.drive.block_bytes = kVolumeBlockBytes;
@@ -78,13 +75,9 @@ ModuleConfigs module_configs(const SimConfig& config)
     // What the workload addresses, sized (and checked) by the configuration (sim/sim_config.hpp).
     const AddressSpace space = address_space(config);
     host::WorkloadParams& wp = m.workload;
+    wp = config.workload;
     wp.disks = m.disk_al_pas;
-    wp.lba = config.workload.lba;
-    wp.read_fraction = config.workload.read_fraction;
-    wp.io_size_bytes = static_cast<std::uint32_t>(config.workload.io_size);
-    wp.io_size_max_bytes = static_cast<std::uint32_t>(config.workload.io_size_max);
-    wp.total_ios = 2 * config.workload.warmup_ios + config.workload.measured_ios;
-    wp.seed = config.workload.seed;
+    wp.total_ios = 2 * config.warmup_ios + config.measured_ios;
     wp.block_bytes = space.block_bytes;
     wp.disk_capacity_blocks = space.capacity_blocks;
     wp.span_blocks = space.span_blocks;
@@ -111,13 +104,10 @@ ModuleConfigs module_configs(const SimConfig& config)
         wp.disks = {0};  // the workload sees one disk: the volume
     }
 
-    if (config.workload.type == WorkloadType::Erase) {
-        host::EraseParams ep;
-        ep.disks.assign(m.disk_al_pas.begin(), m.disk_al_pas.begin() + config.erase.disks);
-        for (unsigned d = 0; d < config.erase.disks; ++d) ep.capacity_blocks.push_back(capacity_sectors(m.disks[d]));
-        ep.command = config.erase.command;
-        ep.strategy = config.erase.strategy;
-        ep.blocks_per_command = ep.command == host::EraseCommand::WriteSame ? config.erase.same_blocks : config.erase.transfer_blocks;
+    if (config.workload_type == WorkloadType::Erase) {
+        host::EraseParams ep = config.erase;
+        ep.disks.assign(m.disk_al_pas.begin(), m.disk_al_pas.begin() + config.erase_disks);
+        for (unsigned d = 0; d < config.erase_disks; ++d) ep.capacity_blocks.push_back(capacity_sectors(m.disks[d]));
         ep.block_bytes = lba_block_bytes(config);
         m.erase = ep;
     }

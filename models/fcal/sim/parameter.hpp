@@ -53,6 +53,8 @@ public:
     virtual bool in_event() const { return false; }
     virtual void store(EventKeys& event, const FieldValue& value) const;
     virtual std::optional<FieldValue> load(const EventKeys& event) const;
+    // An integer field holds every value in [low, high]: a key's range must fit its field's width.
+    virtual bool holds(std::int64_t low, std::int64_t high) const = 0;
 };
 
 // One entry of a choice's table: the text that is parsed and printed, and its enum value's code.

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -283,6 +284,14 @@ void ParameterTable::add(Parameter parameter)
         wrong("is per disk but not a disk.* key of SimConfig::disk");
     if (parameter.per_event && (!parameter.field->in_event() || parameter.key.rfind("event.<n>.", 0) != 0))
         wrong("is per event but not an event.<n>.* key of SimConfig::event");
+    if (parameter.type == ParamType::Integer || parameter.type == ParamType::Bytes) {
+        // Scaled to the field's unit, the key's whole range must fit the field's integer type.
+        const auto scale = static_cast<std::int64_t>(parameter.field_scale);
+        constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max(), least = std::numeric_limits<std::int64_t>::min();
+        if (scale < 1 || parameter.int_max > most / scale || parameter.int_min < least / scale ||
+            !parameter.field->holds(parameter.int_min * scale, parameter.int_max * scale))
+            wrong("has a range its field's type cannot hold");
+    }
     if (parameter.default_value) {
         try {
             if (parameter.type == ParamType::Choice) parse_text(parameter, std::get<std::string>(*parameter.default_value));

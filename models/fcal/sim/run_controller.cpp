@@ -95,16 +95,16 @@ std::string RunController::diagnosis() const
 {
     std::ostringstream out;
     out << "at " << sc_core::sc_time_stamp().to_seconds() * 1e6 << " us: ";
-    state(system_.workload(), out);
+    system_.workload().print_state(out);
     if (const controller::VolumeController* volume = system_.volume()) state(*volume, out);
     if (!system_.on_loop()) {
         out << "\n";
         for (const disk::Disk* d : system_.disks()) state(*d, out);
         return out.str();
     }
-    state(system_.driver(), out);
+    system_.driver().print_state(out);
     out << "\n";
-    for (const loop::LPort* port : system_.ports()) state(*port, out);
+    for (const loop::LPort* port : system_.ports()) port->print_state(out);
     return out.str();
 }
 
@@ -112,16 +112,30 @@ nlohmann::json RunController::results() const
 {
     nlohmann::json j = system_.statistics().to_json();
     j["sim_time_s"] = sc_core::sc_time_stamp().to_seconds();
-    report(system_.workload(), j);
-    report(system_.ports(), system_.port_activations(), j);  // none with the ideal transport: zeros
-    j["retries"] = 0;
+    system_.workload().report(j);  // an erasure job's figures too
     if (system_.on_loop()) {
-        report(system_.driver(), j);
-        report(system_.initiator(), system_.targets(), j);
+        system_.loop().report(j);
+        system_.driver().report(j);
+        // The initiator's counters, with late frames and sequence errors summed over it and the
+        // targets, and the targets' data timeouts.
+        nlohmann::json hbas;
+        system_.initiator().report(hbas);
+        for (const hba::TargetHba* target : system_.targets()) {
+            nlohmann::json one;
+            target->report(one);
+            add_counts(hbas, one);
+        }
+        j.update(hbas);
+    } else {
+        // The ideal transport: no loop, no driver, no HBAs; nothing lost on the way, no port ran.
+        j["frames_discarded"] = 0;
+        j["code_violations"] = 0;
+        j["kernel"] = {{"port_activations", 0}, {"frames_sent", 0}};
+        j["retries"] = 0;
     }
     const host::EraseJob* erase = system_.erase_job();
-    j["warmup_ios"] = erase ? 0 : system_.config().workload.warmup_ios;
-    if (erase) report(*erase, system_.disks(), j);
+    j["warmup_ios"] = erase ? 0 : system_.config().warmup_ios;
+    if (erase) report_erased(*erase, system_.disks(), j);
     report(system_.disks(), j);
     if (const controller::VolumeController* volume = system_.volume()) report(*volume, j);
     // Each disk's state, and the events fired, only in runs with scheduled events (docs/faults.md, "Scheduled events").

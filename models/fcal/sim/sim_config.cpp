@@ -67,15 +67,15 @@ void check_hba(const std::string& side, const loop::PortConfig& hba)
 
 void check_workload(const SimConfig& c)
 {
-    if (c.workload.io_size_max != 0) {
-        if (c.workload.io_size_max < c.workload.io_size) throw ConfigError("workload.io_size_max: smaller than workload.io_size");
+    if (c.workload.io_size_max_bytes != 0) {
+        if (c.workload.io_size_max_bytes < c.workload.io_size_bytes) throw ConfigError("workload.io_size_max: smaller than workload.io_size");
         // Sizes are drawn in whole LBA blocks.
         const std::uint32_t block = lba_block_bytes(c);
-        if (c.workload.io_size % block != 0 || c.workload.io_size_max % block != 0)
+        if (c.workload.io_size_bytes % block != 0 || c.workload.io_size_max_bytes % block != 0)
             throw ConfigError("workload.io_size_max: with it, workload.io_size and workload.io_size_max must be multiples of " +
                               std::to_string(block) + " bytes");
     }
-    if (c.workload.type == WorkloadType::Open && !(c.workload.rate_iops > 0.0))
+    if (c.workload_type == WorkloadType::Open && !(c.rate_iops > 0.0))
         throw ConfigError("workload.rate_iops: must be > 0 when workload.type is open");
 }
 
@@ -105,12 +105,12 @@ void check_volume(const SimConfig& c)
         throw ConfigError("volume.raid: raid1 needs an even " + count + " (mirrored pairs), got " + std::to_string(n));
     if (c.volume.raid == controller::RaidLevel::Raid5 && n < 3)
         throw ConfigError("volume.raid: raid5 needs " + count + " >= 3, got " + std::to_string(n));
-    if (c.workload.io_size % kVolumeBlockBytes != 0)
+    if (c.workload.io_size_bytes % kVolumeBlockBytes != 0)
         throw ConfigError("workload.io_size: with a RAID volume it must be a multiple of " + std::to_string(kVolumeBlockBytes) +
-                          " bytes, got " + std::to_string(c.workload.io_size));
-    if (c.workload.io_size_max % kVolumeBlockBytes != 0)
+                          " bytes, got " + std::to_string(c.workload.io_size_bytes));
+    if (c.workload.io_size_max_bytes % kVolumeBlockBytes != 0)
         throw ConfigError("workload.io_size_max: with a RAID volume it must be a multiple of " + std::to_string(kVolumeBlockBytes) +
-                          " bytes, got " + std::to_string(c.workload.io_size_max));
+                          " bytes, got " + std::to_string(c.workload.io_size_max_bytes));
     if (c.volume.stripe_bytes > host::kDiskCapacityBlocks * kVolumeBlockBytes)
         throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk");
 }
@@ -129,14 +129,14 @@ std::uint64_t member_blocks(const SimConfig& c, std::uint64_t drive_blocks, std:
 
 void check_erase(const ParameterTable& t, const SimConfig& c)
 {
-    const EraseConfig& e = c.erase;
-    if (c.workload.type != WorkloadType::Erase) return;
-    if (e.disks > c.disk_count)
-        throw ConfigError("erase.disks: " + std::to_string(e.disks) + " exceeds disk.count = " + std::to_string(c.disk_count));
+    const host::EraseParams& e = c.erase;
+    if (c.workload_type != WorkloadType::Erase) return;
+    if (c.erase_disks > c.disk_count)
+        throw ConfigError("erase.disks: " + std::to_string(c.erase_disks) + " exceeds disk.count = " + std::to_string(c.disk_count));
     if (c.transport != Transport::Loop) throw ConfigError("workload.type: erase needs transport=loop (WRITE SAME is an FCP command)");
     if (c.volume.raid != controller::RaidLevel::None)
         throw ConfigError("workload.type: erase writes the disks themselves; it needs volume.raid=none");
-    for (unsigned i = 0; i < e.disks; ++i)
+    for (unsigned i = 0; i < c.erase_disks; ++i)
         if (c.disks[i].model == disk::DiskModel::Fixed && c.disks[i].capacity_bytes < disk::kFixedSectorBytes)
             throw ConfigError((t.has_override(i, "disk.capacity_gb") ? "disk." + std::to_string(i) + ".capacity_gb"
                                : t.override_disks().empty()     ? std::string("disk.capacity_gb")
@@ -186,14 +186,14 @@ void check_elaboration(const SimConfig& c)
         throw ConfigError("volume.stripe_kib: a stripe unit larger than a disk (" + std::to_string(a.disk_blocks * a.block_bytes) +
                           " bytes)");
     if (a.span_blocks > a.capacity_blocks)
-        throw ConfigError("workload.span_bytes: " + std::to_string(c.workload.span_bytes) + " exceeds the " +
+        throw ConfigError("workload.span_bytes: " + std::to_string(c.span_bytes) + " exceeds the " +
                           std::to_string(a.capacity_blocks * a.block_bytes) + " bytes of the disk or volume");
-    const std::uint64_t largest = std::max(c.workload.io_size, c.workload.io_size_max);
-    if (c.workload.span_bytes != 0 && a.span_blocks * a.block_bytes < largest)
+    const std::uint64_t largest = std::max(c.workload.io_size_bytes, c.workload.io_size_max_bytes);
+    if (c.span_bytes != 0 && a.span_blocks * a.block_bytes < largest)
         throw ConfigError("workload.span_bytes: smaller than the largest I/O (" + std::to_string(largest) + " bytes)");
     // An erasure job writes whole disks, whatever their size (read_erase checks them).
-    if (c.workload.type != WorkloadType::Erase && a.capacity_blocks * a.block_bytes < largest)
-        throw ConfigError(std::string(largest > c.workload.io_size ? "workload.io_size_max" : "workload.io_size") + ": " +
+    if (c.workload_type != WorkloadType::Erase && a.capacity_blocks * a.block_bytes < largest)
+        throw ConfigError(std::string(largest > c.workload.io_size_bytes ? "workload.io_size_max" : "workload.io_size") + ": " +
                           format_bytes(largest) + " is larger than the " +
                           (c.volume.raid != controller::RaidLevel::None ? "volume" : "smallest disk") + " (" +
                           std::to_string(a.capacity_blocks * a.block_bytes) + " bytes)");
@@ -211,7 +211,7 @@ void check_disk(const SimConfig& c, const disk::DiskParams& d, const DiskKeys& k
             throw ConfigError(k("buffer_kib") + ": must hold 4 KiB + 2 x target.max_payload");
         const disk::ZoneGeometry geometry = zone_geometry_of(d, k);
         const std::uint32_t sector_bytes = d.zoned.geometry.sector_bytes;
-        const std::uint64_t io_sectors = (c.workload.io_size + sector_bytes - 1) / sector_bytes;
+        const std::uint64_t io_sectors = (c.workload.io_size_bytes + sector_bytes - 1) / sector_bytes;
         if (geometry.capacity_sectors() < io_sectors)
             throw ConfigError("workload.io_size: larger than the zoned disk's capacity (" +
                               std::to_string(geometry.capacity_bytes()) + " bytes)");
@@ -237,9 +237,9 @@ void check_disk(const SimConfig& c, const disk::DiskParams& d, const DiskKeys& k
             check_disk_limits(config, d, k.prefix, parameters);
     };
     limits(c);
-    if (c.workload.io_size_max > c.workload.io_size) {
+    if (c.workload.io_size_max_bytes > c.workload.io_size_bytes) {
         SimConfig largest = c;
-        largest.workload.io_size = c.workload.io_size_max;
+        largest.workload.io_size_bytes = c.workload.io_size_max_bytes;
         try {
             limits(largest);
         } catch (const ConfigError& e) {
@@ -268,10 +268,10 @@ void resolve(SimConfig& c)
     if (c.ring.length_m) c.ring.hop_m = *c.ring.length_m / c.ring.nodes;
     // The HBAs address the disks in their LBA unit.
     c.initiator.block_bytes = c.target.block_bytes = lba_block_bytes(c);
-    if (c.erase.tl_by_disk_count) {
+    if (c.erase_tl_by_disk_count) {
         // 4096 / N rounded down to a power of two: 14 -> 256, 8 -> 512, 4 -> 1024, 2 -> 2048.
         c.erase.transfer_blocks = 1;
-        while (c.erase.transfer_blocks * 2 <= 4096 / c.erase.disks) c.erase.transfer_blocks *= 2;
+        while (c.erase.transfer_blocks * 2 <= 4096 / c.erase_disks) c.erase.transfer_blocks *= 2;
     }
 }
 
@@ -344,7 +344,7 @@ AddressSpace address_space(const SimConfig& c)
                                                   g.unit_blocks
                                             : controller::volume_blocks(g);
     }
-    a.span_blocks = c.workload.span_bytes / a.block_bytes;
+    a.span_blocks = c.span_bytes / a.block_bytes;
     return a;
 }
 

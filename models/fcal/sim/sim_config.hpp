@@ -17,7 +17,6 @@
 #include "fcal/controller/volume_controller.hpp"
 #include "fcal/disk/disk.hpp"
 #include "fcal/hba/command_first_queue.hpp"
-#include "fcal/hba/dma_engine.hpp"
 #include "fcal/hba/hba_params.hpp"
 #include "fcal/host/device_driver.hpp"
 #include "fcal/host/erase_job.hpp"
@@ -49,31 +48,6 @@ struct RingConfig {
     std::optional<double> length_m;  // the whole ring's cable, when given
 };
 
-// workload.type=erase (docs/erasure.md, "Erasure").
-struct EraseConfig {
-    host::EraseCommand command{};
-    host::EraseStrategy strategy{};
-    bool tl_by_disk_count{};          // erase.tl_policy
-    std::uint32_t transfer_blocks{};  // resolved: erase.transfer_blocks, or 4096 / disks as a power of two
-    std::uint32_t same_blocks{};
-    unsigned disks{};                 // the first this many disks
-};
-
-
-struct WorkloadConfig {
-    WorkloadType type{};
-    host::LbaPattern lba{};
-    unsigned queue_depth{};  // per disk
-    std::uint64_t io_size{};  // bytes
-    double read_fraction{};
-    double rate_iops{};  // open workload only; 0 for closed
-    std::uint64_t io_size_max{};  // bytes; 0: every I/O io_size, else uniform in whole blocks up to this
-    std::uint64_t span_bytes{};   // 0: the whole disk or volume, else its first span_bytes
-    std::uint64_t measured_ios{};
-    std::uint64_t warmup_ios{};  // also the cool-down left out at the end
-    std::uint64_t seed{};
-};
-
 // The LBA unit of volumes and disks.
 constexpr std::uint32_t kVolumeBlockBytes = 512;
 
@@ -90,15 +64,6 @@ struct VolumeConfig {
     double member_capacity_bytes{};  // used on each member from LBA 0; 0: the whole drive
 };
 
-// DECODE's layout and policy (docs/controller.md, "DECODE"). free_fraction also applies with
-// volume.decode=false: conventional striping over the same layout.
-struct DecodeConfig {
-    unsigned area_units{};
-    double threshold{};
-    bool own_write{};
-    double free_fraction{};  // 0: no DECODE layout (plain RAID 0) unless volume.decode
-};
-
 struct SimConfig {
     // The loop's own config (its nodes and cables from `ring`), and its ports' (name and AL_PA
     // given by the system builder; initiator_port.al_pa is the controller's).
@@ -113,11 +78,28 @@ struct SimConfig {
     unsigned disk_count{};
     disk::DiskParams disk;          // disk.*, every disk's seed 0 (disk_params() gives each its own)
     std::vector<disk::DiskParams> disks;  // each disk's, disk.<i>.* overrides applied (disk_count entries)
-    WorkloadConfig workload;
-    EraseConfig erase;
+    // The workload (docs/host.md, "The workloads"): the generator the builder makes, what every
+    // generator shares (its disks, I/O count and address space are filled in by module_configs), each
+    // generator's load, and the measurement window (sim/statistics.hpp).
+    WorkloadType workload_type{};
+    host::WorkloadParams workload;
+    unsigned queue_depth{};          // host::ClosedWorkload's, per disk
+    double rate_iops{};              // host::OpenWorkload's, over all disks; 0 for closed
+    std::uint64_t span_bytes{};      // 0: the whole disk or volume (the workload gets span_blocks)
+    std::uint64_t warmup_ios{};      // also the cool-down left out at the end
+    std::uint64_t measured_ios{};
+    // workload.type=erase (docs/erasure.md, "Erasure"): the job's config (its disks, their capacities
+    // and the block size are filled in by module_configs), which disks, and how the WRITE transfer
+    // length is chosen (erase.tl_policy=by_disk_count: transfer_blocks resolved from erase_disks).
+    host::EraseParams erase;
+    unsigned erase_disks{};          // the first this many disks
+    bool erase_tl_by_disk_count{};
     VolumeConfig volume;
     controller::RebuildParams rebuild;  // volume.rebuild_*; rounds_in_flight is the model's (module_configs)
-    DecodeConfig decode;
+    // DECODE's layout and policy (docs/controller.md, "DECODE"); free_fraction also applies with
+    // volume.decode=false (conventional striping over the same layout). module_configs adds the
+    // drive sheet and leaves area_units 0 (nothing moves) without volume.decode.
+    controller::DecodeParams decode;
     Transport transport{};
     Schedule schedule{};
     CmdfImpl cmdf_impl{};

@@ -39,7 +39,7 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         }
         target = volume_.get();
     }
-    std::uint64_t warmup = config.workload.warmup_ios, measured = config.workload.measured_ios;
+    std::uint64_t warmup = config.warmup_ios, measured = config.measured_ios;
     if (modules_.erase) {
         auto job = std::make_unique<host::EraseJob>("erase", *target, *modules_.erase);
         erase_ = job.get();
@@ -48,10 +48,10 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         // The window is the whole job: no warm-up, every command measured (docs/erasure.md, "Erasure").
         warmup = 0;
         measured = workload_->params().total_ios;
-    } else if (config.workload.type == WorkloadType::Closed)
-        workload_ = std::make_unique<host::ClosedWorkload>("workload", *target, modules_.workload, config.workload.queue_depth);
+    } else if (config.workload_type == WorkloadType::Closed)
+        workload_ = std::make_unique<host::ClosedWorkload>("workload", *target, modules_.workload, config.queue_depth);
     else
-        workload_ = std::make_unique<host::OpenWorkload>("workload", *target, modules_.workload, config.workload.rate_iops);
+        workload_ = std::make_unique<host::OpenWorkload>("workload", *target, modules_.workload, config.rate_iops);
 
     // The measurement (sim/statistics.hpp) observes the workload, the volume and the initiator.
     std::vector<loop::LPort*> ports;

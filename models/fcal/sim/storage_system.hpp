@@ -66,6 +66,7 @@ public:
     // The components. Only with transport=loop: loop, initiator, target, driver (on_loop()).
     bool on_loop() const { return loop_ != nullptr; }
     loop::Loop& loop() { return *loop_; }
+    const loop::Loop& loop() const { return *loop_; }
     std::vector<const loop::LPort*> ports() const;  // empty without a loop
     std::uint64_t port_activations() const { return loop_ ? loop_->activations() : 0; }
     hba::InitiatorHba& initiator() { return *initiator_; }

@@ -18,21 +18,21 @@ void print_scenario(const SimConfig& c, const nlohmann::json& echo)
                        (loop ? "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.ring.nodes) + " nodes)"
                              : std::string("behind the ideal transport"));
     char buffer[160];
-    switch (c.workload.type) {
+    switch (c.workload_type) {
     case WorkloadType::Erase: text += ", erase job"; break;
     case WorkloadType::Open:
-        std::snprintf(buffer, sizeof buffer, ", open workload at %.1f IOPS", c.workload.rate_iops);
+        std::snprintf(buffer, sizeof buffer, ", open workload at %.1f IOPS", c.rate_iops);
         text += buffer;
         break;
     case WorkloadType::Closed:
-        text += ", closed workload, queue depth " + std::to_string(c.workload.queue_depth);
+        text += ", closed workload, queue depth " + std::to_string(c.queue_depth);
         break;
     }
-    if (c.workload.type != WorkloadType::Erase) {
-        const auto size = static_cast<unsigned long long>(c.workload.io_size);
-        if (c.workload.io_size_max > 0)
+    if (c.workload_type != WorkloadType::Erase) {
+        const auto size = static_cast<unsigned long long>(c.workload.io_size_bytes);
+        if (c.workload.io_size_max_bytes > 0)
             std::snprintf(buffer, sizeof buffer, ", %llu- to %llu-byte I/Os, %.0f%% reads", size,
-                          static_cast<unsigned long long>(c.workload.io_size_max), c.workload.read_fraction * 100);
+                          static_cast<unsigned long long>(c.workload.io_size_max_bytes), c.workload.read_fraction * 100);
         else
             std::snprintf(buffer, sizeof buffer, ", %llu-byte I/Os, %.0f%% reads", size, c.workload.read_fraction * 100);
         text += buffer;
@@ -61,13 +61,13 @@ void print_summary(const SimConfig& c, const nlohmann::json& echo, const nlohman
 {
     const bool loop = c.transport == Transport::Loop;
     print_scenario(c, echo);
-    if (c.workload.type == WorkloadType::Erase) {
+    if (c.workload_type == WorkloadType::Erase) {
         // An erase job is measured by its duration: its commands are few and huge, and the bytes it
         // moves are not FCP_DATA, so IOPS and MB/s would say nothing (docs/erasure.md, "Erasure").
         const double seconds = r["erase_time_s"].get<double>();
         const auto& e = r["erase"];
         std::printf("  erase              %s, %s, %u disks, %u blocks per command: %.3f s\n", host::to_string(c.erase.command),
-                    host::to_string(c.erase.strategy), c.erase.disks, e["blocks_per_command"].get<unsigned>(), seconds);
+                    host::to_string(c.erase.strategy), c.erase_disks, e["blocks_per_command"].get<unsigned>(), seconds);
         std::printf("  media written      %.3f GB (%.2f MB/s) by %llu commands, %.3f MB on the loop\n",
                     count(e["media_bytes"]) / 1e9, seconds > 0 ? count(e["media_bytes"]) / seconds / 1e6 : 0.0,
                     count(e["commands"]), count(e["wire_bytes"]) / 1e6);

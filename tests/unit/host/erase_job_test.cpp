@@ -2,6 +2,7 @@
 // counts, ranges and the order the three strategies serve the disks in (docs/erasure.md, "Erasure").
 #include <catch2/catch.hpp>
 
+#include <sstream>
 #include <systemc>
 #include <vector>
 
@@ -24,7 +25,7 @@ host::EraseParams three_disks(host::EraseStrategy strategy, host::EraseCommand c
     p.capacity_blocks = {10, 5, 7};
     p.command = command;
     p.strategy = strategy;
-    p.blocks_per_command = 4;
+    p.transfer_blocks = p.same_blocks = 4;
     p.block_bytes = 512;
     return p;
 }
@@ -117,4 +118,31 @@ TEST_CASE("Erase with WRITE SAME: one block of data and the range in the command
     }
     REQUIRE(host::erase_commands(10, 4) == 3);
     REQUIRE(host::erase_commands(8, 4) == 2);
+}
+
+TEST_CASE("Erase report: the I/O account and the job's figures from what it was given and did", "[host][erase]")
+{
+    Bench b(three_disks(host::EraseStrategy::Sequential));
+    sc_start(1, sc_core::SC_SEC);
+    nlohmann::json j;
+    b.job.report(j);
+    // 3 + 2 + 2 commands of at most 4 blocks, all complete, none failed.
+    CHECK(j["issued_ios"] == 7);
+    CHECK(j["completed_ios"] == 7);
+    CHECK(j["outstanding_ios"] == 0);
+    CHECK(j["failed_ios"] == 0);
+    CHECK(j["failures"].empty());
+    // One command at a time, 1 ms each.
+    CHECK(j["erase_time_s"].get<double>() == Approx(7e-3));
+    CHECK(j["disks"][1]["erase_time_s"].get<double>() == Approx(2e-3));
+    CHECK(j["disks"][0]["commands"] == 3);
+    CHECK(j["disks"][2]["capacity_bytes"] == 7 * 512);
+    CHECK(j["erase"]["command"] == "write");
+    CHECK(j["erase"]["strategy"] == "sequential");
+    CHECK(j["erase"]["blocks_per_command"] == 4);
+    CHECK(j["erase"]["disks"] == 3);
+    CHECK(j["erase"]["commands"] == 7);
+    std::ostringstream state;
+    b.job.print_state(state);
+    CHECK(state.str() == "issued 7, completed 7, outstanding 0");
 }

@@ -124,7 +124,7 @@ TEST_CASE("config_limits: the default payloads allow 128 MiB and name the limiti
     t.set("disk.model", "zoned");
     t.set("disk.sector_bytes", "4096");
     t.set("workload.io_size", "128M");
-    CHECK(build_config(t).workload.io_size == 134217728);
+    CHECK(build_config(t).workload.io_size_bytes == 134217728);
     t.set("workload.io_size", "134217729");
     CHECK(contains(error_of([&] { build_config(t); }), "workload.io_size: 134217729 needs more than 65536 frames"));
     t.set("initiator.max_payload", "1024");
@@ -144,7 +144,7 @@ TEST_CASE("config_limits: I/O counts whose total overflows 64 bits are refused")
         t.set("workload.measured_ios", std::to_string(measured));
         if (fits <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
             t.set("workload.warmup_ios", std::to_string(fits));
-            CHECK(build_config(t).workload.warmup_ios == fits);
+            CHECK(build_config(t).warmup_ios == fits);
         }
         const std::uint64_t over = fits + 1;
         if (over <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {

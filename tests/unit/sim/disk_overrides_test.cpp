@@ -76,7 +76,7 @@ TEST_CASE("erase keys: transfer length by disk count and the checks of an erase 
     t.set("workload.type", "erase");
     CHECK(contains(error_of([&] { build_config(t); }), "disk.capacity_gb"));
     t.set("disk.capacity_gb", "1");
-    CHECK(build_config(t).erase.disks == 4);
+    CHECK(build_config(t).erase_disks == 4);
     CHECK(build_config(t).erase.transfer_blocks == 256);
     t.set("erase.disks", "5");
     CHECK(contains(error_of([&] { build_config(t); }), "erase.disks: 5 exceeds disk.count = 4"));

@@ -94,7 +94,7 @@ TEST_CASE("elaboration checks: span, disk and volume must hold the I/Os")
     CHECK(contains(refusal({{"disk.capacity_gb", "0.0001"}, {"workload.io_size", "4K"}, {"workload.io_size_max", "128K"}}),
                    "workload.io_size_max: 128K is larger than the smallest disk (99840 bytes)"));
     // An erasure job writes whatever capacity there is.
-    CHECK(config({{"workload.type", "erase"}, {"disk.capacity_gb", "0.000001"}}).erase.disks == 16);
+    CHECK(config({{"workload.type", "erase"}, {"disk.capacity_gb", "0.000001"}}).erase_disks == 16);
     // A stripe unit larger than the disk: 1e-5 GB = 19 blocks (9728 bytes) against 128 (this was exit 5).
     CHECK(contains(refusal({{"disk.capacity_gb", "0.00001"}, {"volume.raid", "raid0"}}),
                    "volume.stripe_kib: a stripe unit larger than a disk (9728 bytes)"));

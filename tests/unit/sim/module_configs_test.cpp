@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "fcal/hba/hba_delays.hpp"
 #include "fcal/sim/module_configs.hpp"
 
 using namespace fcal;
@@ -134,7 +135,7 @@ TEST_CASE("module configs: an erase job's disks, capacities and command size")
     // 0.02 GB = 2e7 bytes in 512-byte blocks, rounded down; disk 1 its own 0.01 GB.
     CHECK(m.erase->capacity_blocks == std::vector<std::uint64_t>{39062, 19531, 39062});
     CHECK(m.erase->command == host::EraseCommand::Write);
-    CHECK(m.erase->blocks_per_command == 128);
+    CHECK(m.erase->blocks_per_command() == 128);
     CHECK(m.erase->block_bytes == 512);
     // Each disk's own parameters: disk 1's capacity, the others' the same.
     CHECK(m.disks[1].capacity_bytes == 0.01e9);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -448,6 +449,36 @@ TEST_CASE("parameter_table: a table checks its own declarations")
     CHECK(t.get_int("x.count") == 2);
     CHECK_THROWS_AS(t.get_real("x.count"), std::logic_error);  // reading as the wrong type is a program bug
     CHECK_THROWS_AS(t.get_int("y.count"), std::logic_error);
+}
+
+TEST_CASE("parameter_table: a key's range must fit its field's integer type")
+{
+    ParameterTable t;
+    Parameter p;
+    p.key = "x.size";
+    p.type = ParamType::Bytes;
+    p.default_value = std::int64_t{512};
+    p.description = "a size";
+    p.field = at(&SimConfig::workload, &fcal::host::WorkloadParams::io_size_bytes);  // 32 bits, unsigned
+    p.int_min = 1;
+    p.int_max = std::int64_t{1} << 32;  // one more than the field holds
+    CHECK_THROWS_AS(t.add(p), std::logic_error);
+    p.int_min = -1;
+    p.int_max = 1024;
+    CHECK_THROWS_AS(t.add(p), std::logic_error);  // a negative value in an unsigned field
+    p.int_min = 1;
+    p.int_max = 1024;
+    p.field_scale = std::int64_t{1} << 22;  // 1024 KiB-like units of 4 MiB: 2^32 again
+    CHECK_THROWS_AS(t.add(p), std::logic_error);
+    p.field_scale = 1;
+    p.int_max = (std::int64_t{1} << 32) - 1;  // exactly what it holds
+    t.add(p);
+    CHECK(t.get_bytes("x.size") == 512);
+    // A 64-bit field takes a 64-bit range.
+    p.key = "x.ios";
+    p.field = at(&SimConfig::measured_ios);
+    p.int_max = std::numeric_limits<std::int64_t>::max();
+    t.add(p);
 }
 
 // Issue 18 (a red-team pass): what a parsed JSON object no longer shows, and messages that must stay

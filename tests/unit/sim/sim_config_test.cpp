@@ -78,13 +78,13 @@ TEST_CASE("sim_config: the baseline resolves to the specification's defaults")
     CHECK(c.disk.media_rate_bytes_per_s == 50.0 * 1e6);
     CHECK(c.disk.queue_slots == 16);
 
-    CHECK(c.workload.type == WorkloadType::Closed);
-    CHECK(c.workload.queue_depth == 1);
-    CHECK(c.workload.io_size == 65536);
+    CHECK(c.workload_type == WorkloadType::Closed);
+    CHECK(c.queue_depth == 1);
+    CHECK(c.workload.io_size_bytes == 65536);
     CHECK(c.workload.read_fraction == 1.0);
-    CHECK(c.workload.rate_iops == 0.0);
-    CHECK(c.workload.measured_ios == 2000);
-    CHECK(c.workload.warmup_ios == 160);  // 10 x 1 x 16
+    CHECK(c.rate_iops == 0.0);
+    CHECK(c.measured_ios == 2000);
+    CHECK(c.warmup_ios == 160);  // 10 x 1 x 16
     CHECK(c.workload.seed == 1);
 
     CHECK(c.schedule == Schedule::Cmdf);  // docs/model.md, "The baseline scenario": CMDF on
@@ -98,12 +98,12 @@ TEST_CASE("sim_config: derived defaults follow the keys they come from")
     t.set("workload.queue_depth", "4");
     SimConfig c = build_config(t);
     CHECK(c.ring.nodes == 9);
-    CHECK(c.workload.warmup_ios == 320);  // 10 x 4 x 8
+    CHECK(c.warmup_ios == 320);  // 10 x 4 x 8
 
     t.set("workload.warmup_ios", "0");
     t.set("loop.nodes", "12");
     c = build_config(t);
-    CHECK(c.workload.warmup_ios == 0);
+    CHECK(c.warmup_ios == 0);
     CHECK(c.ring.nodes == 12);
     CHECK(c.ring.hop_m == 2.0);
 
@@ -144,8 +144,8 @@ TEST_CASE("sim_config: an open workload needs an arrival rate")
     CHECK(contains(error_of([&] { build_config(t); }), "workload.rate_iops"));
     t.set("workload.rate_iops", "2500");
     const SimConfig c = build_config(t);
-    CHECK(c.workload.type == WorkloadType::Open);
-    CHECK(c.workload.rate_iops == 2500.0);
+    CHECK(c.workload_type == WorkloadType::Open);
+    CHECK(c.rate_iops == 2500.0);
 }
 
 TEST_CASE("sim_config: the schedule presets the Command-First levels and explicit keys override it")

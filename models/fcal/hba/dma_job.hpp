@@ -1,0 +1,23 @@
+#pragma once
+// One piece of work for an HBA's DMA engine (hba/dma_engine.hpp): bytes to move between the HBA and
+// memory, as part of a transfer (one exchange's data in one direction, one descriptor fetch, one
+// single-frame delivery).
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+
+#include "fcal/hba/work.hpp"
+
+namespace fcal::hba {
+
+struct DmaJob {
+    std::uint64_t transfer = 0;
+    bool first_of_transfer = false;     // pays the scheduler overhead
+    sc_core::sc_time fixed;             // e.g. a single frame transfer
+    std::uint32_t bytes = 0;
+    tlm::tlm_command command = tlm::TLM_WRITE_COMMAND;  // WRITE: into memory; READ: from memory
+    std::uint64_t address = 0;
+    Work done;  // handed to the owner when the job ends; its serial names the job's exchange
+};
+
+}  // namespace fcal::hba
