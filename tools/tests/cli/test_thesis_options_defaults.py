@@ -21,15 +21,20 @@ def run(fcal_sim, path, *sets):
     return load_results(path)
 
 
-def test_the_defaults_given_are_the_options_unset(fcal_sim, tmp_path):
-    unset, given = run(fcal_sim, tmp_path / "unset.json"), run(fcal_sim, tmp_path / "set.json", *DEFAULTS)
-    assert unset["results"] == given["results"], "the options at their defaults change the results"
+@pytest.fixture(scope="module")
+def unset(fcal_sim, tmp_path_factory):
+    """The results with none of the options given."""
+    return run(fcal_sim, tmp_path_factory.mktemp("unset") / "unset.json")["results"]
+
+
+def test_the_defaults_given_are_the_options_unset(fcal_sim, tmp_path, unset):
+    given = run(fcal_sim, tmp_path / "set.json", *DEFAULTS)["results"]
+    assert given == unset, "the options at their defaults change the results"
 
 
 @pytest.mark.parametrize("option", ["disk.max_concurrent=2", "initiator.sft_engine=own", "target.sft_engine=own",
                                     "driver.disk_outstanding=1"])
-def test_each_option_reaches_the_model(fcal_sim, tmp_path, option):
-    a = run(fcal_sim, tmp_path / "unset.json")["results"]
+def test_each_option_reaches_the_model(fcal_sim, tmp_path, unset, option):
     b = run(fcal_sim, tmp_path / "other.json", option)["results"]
-    assert a["mean_response_us"] != b["mean_response_us"], f"{option}: the results did not change"
+    assert unset["mean_response_us"] != b["mean_response_us"], f"{option}: the results did not change"
     assert b["issued_ios"] == b["completed_ios"], f"{option}: I/Os not completed"
