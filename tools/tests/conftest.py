@@ -70,6 +70,11 @@ def fcal_sim_test(bin_dir: str) -> Callable[..., Run]:
     return runner(os.path.join(bin_dir, "fcal-sim-test"))
 
 
+def sets(*assignments: str) -> list[str]:
+    """["a=1", "b=2"] -> ["--set", "a=1", "--set", "b=2"]."""
+    return [word for a in assignments for word in ("--set", a)]
+
+
 def expect_refused(r: Run, needle: str, what: str = "") -> None:
     """Bad input: exit 2, one line on stderr naming `needle`, nothing on stdout."""
     what = what or needle

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
-from conftest import load_results
+from conftest import load_results, sets
 
 # 4 KiB mixed I/Os on the baseline loop; AL_TIME 0.5 ms, exchange timeout 5 ms, so that a lost word costs the loop
 # less than an exchange timeout.
-FAULTS = [w for a in ["workload.io_size=4K", "workload.read_fraction=0.5", "workload.queue_depth=2",
+FAULTS = sets(*["workload.io_size=4K", "workload.read_fraction=0.5", "workload.queue_depth=2",
                       "loop.al_time_us=500", "initiator.exchange_timeout_ms=5", "initiator.abts_timeout_ms=5",
-                      "target.data_timeout_ms=20", "workload.warmup_ios=0", "sim.time_limit_s=100000"]
-          for w in ("--set", a)]
+                      "target.data_timeout_ms=20", "workload.warmup_ios=0", "sim.time_limit_s=100000"])
 
 
 def run(fcal_sim, path, ber, ios, *extra, timeout=60):

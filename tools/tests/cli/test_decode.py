@@ -7,20 +7,20 @@ import os
 
 import pytest
 
-from conftest import ROOT, expect_refused, load_results
+from conftest import ROOT, expect_refused, load_results, sets
 
 DRIVE = os.path.join(ROOT, "configs", "disks", "decode_5400rpm.json")
 # The paper's set-up in small: 8 disks, 4 KiB (8-sector) units, a 10 MB file, 1-64 sectors, open arrivals.
-BASE = ["--config", DRIVE, *[w for a in [
+BASE = ["--config", DRIVE, *sets(*[
     "disk.count=8", "volume.raid=raid0", "volume.stripe_kib=4", "transport=ideal", "workload.type=open",
     "workload.rate_iops=150", "workload.io_size=512", "workload.io_size_max=32K", "workload.span_bytes=10485760",
-    "workload.measured_ios=600", "workload.warmup_ios=100"] for w in ("--set", a)], "--quiet"]
+    "workload.measured_ios=600", "workload.warmup_ios=100"]), "--quiet"]
 COUNTERS = ("decode_relocations", "decode_in_place_writes")
 
 
-def run(fcal_sim, path, *sets):
-    r = fcal_sim(*BASE, *[w for a in sets for w in ("--set", a)], "--stats-json", path)
-    assert r.code == 0, f"{' '.join(sets)}: exit {r.code}: {r.err}"
+def run(fcal_sim, path, *assignments):
+    r = fcal_sim(*BASE, *sets(*assignments), "--stats-json", path)
+    assert r.code == 0, f"{' '.join(assignments)}: exit {r.code}: {r.err}"
     return load_results(path)
 
 
@@ -74,7 +74,7 @@ def test_list_params_names_the_keys(fcal_sim):
 SMALL = ["--set", "disk.count=4", "--set", "workload.measured_ios=50", "--quiet"]
 
 
-@pytest.mark.parametrize("key, what, sets", [
+@pytest.mark.parametrize("key, what, assignments", [
     ("volume.decode", "DECODE without a volume", ["volume.decode=true"]),
     ("volume.decode", "DECODE on raid5", ["volume.raid=raid5", "volume.decode=true"]),
     ("volume.decode", "DECODE switch not a boolean", ["volume.raid=raid0", "volume.decode=maybe"]),
@@ -87,5 +87,5 @@ SMALL = ["--set", "disk.count=4", "--set", "workload.measured_ios=50", "--quiet"
     ("workload.span_bytes", "span beyond the volume", ["volume.raid=raid0", "workload.span_bytes=1000G"]),
     ("workload.span_bytes", "span smaller than one I/O", ["workload.span_bytes=32K"]),
 ], ids=lambda v: v if isinstance(v, str) and " " in v else None)
-def test_bad_decode_values_are_refused(fcal_sim, key, what, sets):
-    expect_refused(fcal_sim(*SMALL, *[w for a in sets for w in ("--set", a)]), key, what)
+def test_bad_decode_values_are_refused(fcal_sim, key, what, assignments):
+    expect_refused(fcal_sim(*SMALL, *sets(*assignments)), key, what)

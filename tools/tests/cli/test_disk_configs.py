@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import ROOT, load_results
+from conftest import ROOT, load_results, sets
 
 DRIVES = sorted(glob.glob(os.path.join(ROOT, "configs", "disks", "*.json")))
 
@@ -38,7 +38,7 @@ def test_drive_runs_with_its_capacity(fcal_sim, tmp_path, path):
     assert res["completed_ios"] == res["issued_ios"], f"{path}: I/Os not completed"
 
 
-@pytest.mark.parametrize("key, sets", [
+@pytest.mark.parametrize("key, assignments", [
     ("disk.model", ["disk.model=tape"]),
     ("disk.access_dist", ["disk.access_dist=normal"]),
     ("disk.scheduler", ["disk.scheduler=sptf"]),
@@ -49,7 +49,7 @@ def test_drive_runs_with_its_capacity(fcal_sim, tmp_path, path):
     ("disk.buffer_kib", ["disk.model=zoned", "disk.buffer_kib=8", "target.max_payload=2112"]),
     ("initiator.task_set_full_retry_us", ["initiator.task_set_full_retry_us=-1"]),
 ])
-def test_bad_disk_value_is_refused_naming_the_key(fcal_sim, key, sets):
-    r = fcal_sim(*[w for a in sets for w in ("--set", a)])
-    assert r.code == 2, f"{' '.join(sets)}: exit {r.code}, expected 2"
-    assert key in r.err, f"{' '.join(sets)}: the error does not name {key}: {r.err}"
+def test_bad_disk_value_is_refused_naming_the_key(fcal_sim, key, assignments):
+    r = fcal_sim(*sets(*assignments))
+    assert r.code == 2, f"{' '.join(assignments)}: exit {r.code}, expected 2"
+    assert key in r.err, f"{' '.join(assignments)}: the error does not name {key}: {r.err}"

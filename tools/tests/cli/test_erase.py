@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import expect_refused, load_results
+from conftest import expect_refused, load_results, sets
 
 # Two fixed disks of 1 MB (1953 blocks of 512 bytes), 2 ms access, 50 MB/s.
 SMALL = ["--set", "disk.count=2", "--set", "disk.capacity_gb=0.001", "--set", "workload.type=erase", "--quiet"]
@@ -18,7 +18,7 @@ def test_list_params_names_the_erase_keys(fcal_sim):
         assert any(line.startswith(k + " ") for line in listing), f"--list-params lacks {k}"
 
 
-@pytest.mark.parametrize("key, what, sets", [
+@pytest.mark.parametrize("key, what, assignments", [
     ("erase.command", "unknown erase command", ["erase.command=format"]),
     ("erase.strategy", "unknown strategy", ["erase.strategy=random"]),
     ("erase.tl_policy", "unknown transfer length policy", ["erase.tl_policy=auto"]),
@@ -34,8 +34,8 @@ def test_list_params_names_the_erase_keys(fcal_sim):
     ("disk.1.sector_time_inner_ms", "per-disk inner sector time below the outer one",
      ["disk.model=zoned", "disk.1.sector_time_inner_ms=0.001"]),
 ], ids=lambda v: v if isinstance(v, str) and " " in v else None)
-def test_bad_erase_values_are_refused(fcal_sim, key, what, sets):
-    expect_refused(fcal_sim(*SMALL, *[w for a in sets for w in ("--set", a)]), key, what)
+def test_bad_erase_values_are_refused(fcal_sim, key, what, assignments):
+    expect_refused(fcal_sim(*SMALL, *sets(*assignments)), key, what)
 
 
 def test_per_disk_override_of_the_wrong_type_in_a_file(fcal_sim, tmp_path):

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import expect_refused, load_results
+from conftest import expect_refused, load_results, sets
 
 # A run of a few I/Os on one disk, no warm-up.
 TINY = ["--set", "disk.count=1", "--set", "workload.measured_ios=2", "--set", "workload.warmup_ios=0", "--quiet"]
@@ -20,10 +20,6 @@ MIB128 = 65536 * 2048
 # 60 s shows that nothing ran.
 LONG = ["--set", "workload.measured_ios=100000000"]
 CONTROL_BYTES = re.compile("[\x01-\x08\x0e-\x1f\x7f]")
-
-
-def sets(*assignments: str) -> list[str]:
-    return [word for a in assignments for word in ("--set", a)]
 
 
 def test_help_documents_the_exit_codes_and_hides_the_hooks(fcal_sim):

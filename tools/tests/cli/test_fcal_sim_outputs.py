@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, expect_refused, load_results
+from conftest import ROOT, expect_refused, load_results, sets
 
 TINY = ["--set", "disk.count=2", "--set", "workload.measured_ios=20", "--set", "workload.warmup_ios=0"]
 # Long enough to be interrupted (hours), short to start.
@@ -79,7 +79,7 @@ def test_a_run_refused_at_the_last_check_leaves_the_outputs(fcal_sim, outdir):
     ("workload.io_size", ["disk.capacity_gb=0.000001"]),
 ])
 def test_rules_across_keys_are_checked_before_any_output(fcal_sim, outdir, key, args):
-    r = fcal_sim(*TINY, *outputs(outdir), *[w for a in args for w in ("--set", a)])
+    r = fcal_sim(*TINY, *outputs(outdir), *sets(*args))
     expect_refused(r, key, f"refused run ({key})")
     expect_untouched(outdir, f"refused run ({key})")
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import load_results
+from conftest import load_results, sets
 
 COMMON = ["--set", "disk.count=2", "--set", "workload.measured_ios=40", "--set", "workload.io_size=256K", "--quiet"]
 
 
 def test_the_override_is_the_line_rate(fcal_sim, tmp_path):
     docs = {}
-    for name, sets in (("g1", ["loop.speed=1GFC"]), ("o", ["loop.speed=2GFC", "loop.baud_gbps=1.0625"]),
+    for name, assignments in (("g1", ["loop.speed=1GFC"]), ("o", ["loop.speed=2GFC", "loop.baud_gbps=1.0625"]),
                        ("g2", ["loop.speed=2GFC"])):
-        r = fcal_sim(*COMMON, *[w for a in sets for w in ("--set", a)], "--stats-json", tmp_path / f"{name}.json")
-        assert r.code == 0, f"{' '.join(sets)}: exit {r.code}: {r.err}"
+        r = fcal_sim(*COMMON, *sets(*assignments), "--stats-json", tmp_path / f"{name}.json")
+        assert r.code == 0, f"{' '.join(assignments)}: exit {r.code}: {r.err}"
         docs[name] = load_results(tmp_path / f"{name}.json")
     g1, o, g2 = docs["g1"], docs["o"], docs["g2"]
     assert g1["results"] == o["results"], "2GFC at 1.0625 Gbaud differs from 1GFC"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import load_results
+from conftest import load_results, sets
 
 COMMON = ["--set", "disk.count=2", "--set", "workload.measured_ios=40", "--quiet"]
 
@@ -29,7 +29,7 @@ def test_ber_zero_is_the_default_run(fcal_sim, tmp_path):
     # AL_TIME must exceed twice the round trip once bit errors are on (the default loop's is about 4 us).
     ["loop.ber=1e-9", "loop.al_time_us=1"]])
 def test_bad_value_is_refused_naming_the_key(fcal_sim, args):
-    r = fcal_sim(*[w for a in args for w in ("--set", a)], "--quiet")
+    r = fcal_sim(*sets(*args), "--quiet")
     key = args[-1].split("=")[0]
     assert r.code == 2, f"{' '.join(args)}: exit {r.code}, expected 2"
     assert key in r.err, f"{' '.join(args)}: the error does not name {key}: {r.err}"

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import load_results
+from conftest import load_results, sets
 
 # Deep queues, mixed traffic, TASK SET FULL (2 slots for 6 I/Os per disk): every path the options touch.
-BASE = [w for a in ["disk.count=3", "workload.queue_depth=6", "disk.queue_slots=2", "workload.io_size=8K",
-                    "workload.read_fraction=0.66", "workload.measured_ios=300"] for w in ("--set", a)] + ["--quiet"]
+BASE = sets(*["disk.count=3", "workload.queue_depth=6", "disk.queue_slots=2", "workload.io_size=8K",
+                    "workload.read_fraction=0.66", "workload.measured_ios=300"]) + ["--quiet"]
 DEFAULTS = ["disk.max_concurrent=1", "initiator.sft_engine=dma", "target.sft_engine=dma", "driver.disk_outstanding=0"]
 
 
-def run(fcal_sim, path, *sets):
-    r = fcal_sim(*BASE, *[w for a in sets for w in ("--set", a)], "--stats-json", path)
-    assert r.code == 0, f"{' '.join(sets) or 'the options unset'}: exit {r.code}: {r.err}"
+def run(fcal_sim, path, *assignments):
+    r = fcal_sim(*BASE, *sets(*assignments), "--stats-json", path)
+    assert r.code == 0, f"{' '.join(assignments) or 'the options unset'}: exit {r.code}: {r.err}"
     return load_results(path)
 
 

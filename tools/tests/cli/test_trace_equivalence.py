@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import load_results
+from conftest import load_results, sets
 
 CASES = {
     "baseline": [],
@@ -21,13 +21,13 @@ CASES = {
 }
 
 
-def traced_and_untraced(fcal_sim, tmp_path, sets, timeout=60):
+def traced_and_untraced(fcal_sim, tmp_path, assignments, timeout=60):
     """The results of the run untraced (the fast path) and traced (hop by hop), without wall time and kernel."""
-    args = ["--quiet", *[w for a in sets for w in ("--set", a)]]
+    args = ["--quiet", *sets(*assignments)]
     docs = []
     for name, extra in (("fast", []), ("full", ["--trace", "/dev/null"])):
         r = fcal_sim(*args, *extra, "--stats-json", tmp_path / f"{name}.json", timeout=timeout)
-        assert r.code == 0, f"{name} run of {' '.join(sets)}: exit {r.code} (-9: timed out): {r.err[:2000]}"
+        assert r.code == 0, f"{name} run of {' '.join(assignments)}: exit {r.code} (-9: timed out): {r.err[:2000]}"
         docs.append(load_results(tmp_path / f"{name}.json", drop=("wall_time_s", "kernel"))["results"])
     return docs
 
