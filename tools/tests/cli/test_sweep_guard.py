@@ -51,12 +51,24 @@ def pids(tmp_path) -> list[int]:
     return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
-def wait_started(tmp_path, n: int) -> None:
+def wait_started(tmp_path, n: int, running: bool = True) -> None:
+    """Waits until `n` simulations have started and, if `running`, run fcal-sim itself (the wrapper has exec'd it)
+    and have had time to note their parent: one whose sweep ends before fcal-sim's first line goes unnoticed by
+    --stop-with-parent (docs/cli.md)."""
     for _ in range(600):
-        if len(pids(tmp_path)) >= n:
+        started = pids(tmp_path)
+        if len(started) >= n and (not running or all(running_fcal_sim(pid) for pid in started[:n])):
+            time.sleep(0.5 if running else 0)
             return
         time.sleep(0.05)
     pytest.fail(f"{n} simulations did not start")
+
+
+def running_fcal_sim(pid: int) -> bool:
+    try:
+        return os.path.basename(os.readlink(f"/proc/{pid}/exe")) == "fcal-sim"
+    except OSError:
+        return False
 
 
 def alive(pid: int) -> bool:
@@ -112,7 +124,7 @@ def test_an_unknown_key_is_refused_before_any_run(sweep, tmp_path):
 
 def test_one_sweep_per_folder(sweep, tmp_path):
     first = sweep(tmp_path / "quick.json", "--out", tmp_path / "q", "--jobs", "1", DELAY="1")
-    wait_started(tmp_path, 1)
+    wait_started(tmp_path, 1, running=False)
     second = sweep(tmp_path / "quick.json", "--out", tmp_path / "q", "--jobs", "1")
     err = second.communicate(timeout=120)[1]
     assert second.returncode == 2 and re.search(r"another `sweep run` \(pid [0-9]*\)", err), \
