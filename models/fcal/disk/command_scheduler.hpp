@@ -5,8 +5,9 @@
 // disk's to give (its mechanism, from the head's position and the spindle's phase now), so this class
 // needs no clock. SystemC-free; a template over the disk's command record.
 #include <cstddef>
-#include <deque>
 #include <utility>
+
+#include "fcal/kernel/ring_queue.hpp"
 
 namespace fcal::disk {
 
@@ -40,7 +41,7 @@ public:
             }
         }
         Command next = ready_[best];
-        ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(best));
+        ready_.erase(best);
         return next;
     }
 
@@ -48,9 +49,9 @@ public:
     template <class Match>
     bool remove(Match&& match)
     {
-        for (auto it = ready_.begin(); it != ready_.end(); ++it)
-            if (match(*it)) {
-                ready_.erase(it);
+        for (std::size_t i = 0; i < ready_.size(); ++i)
+            if (match(ready_[i])) {
+                ready_.erase(i);
                 return true;
             }
         return false;
@@ -58,7 +59,7 @@ public:
 
 private:
     Scheduler policy_;
-    std::deque<Command> ready_;  // in the order they became eligible
+    kernel::RingQueue<Command> ready_;  // in the order they became eligible; no allocation in steady state
 };
 
 }  // namespace fcal::disk

@@ -13,7 +13,11 @@ struct FrameContent {
     virtual ~FrameContent() = default;
 };
 
-enum class Sof : std::uint8_t { I3, N3 };  // class 3: first frame of a sequence / following frames
+// Class 3: first frame of a sequence / following frames. Il: a loop initialization frame (SOFil,
+// SOFi3's characters on the wire), which every port in OPEN-INIT stores and forwards: its D_ID
+// 0000EF addresses nobody, although EF is an AL_PA too (docs/loop_init.md, "Loop initialization
+// frames"), so routing never looks at its source and destination.
+enum class Sof : std::uint8_t { I3, N3, Il };
 
 // What a transmit scheduler needs to know of a frame without looking inside it: commands may be
 // sent ahead of data (docs/hba.md, "Command-First"). The values are the RTL's 2-bit class code.
@@ -29,6 +33,7 @@ struct LoopFrame {
     std::shared_ptr<const FrameContent> content;
 
     std::uint64_t words() const { return phy::frame_words(payload_bytes); }
+    bool loop_init() const { return sof == Sof::Il; }
 };
 
 }  // namespace fcal::loop

@@ -1,30 +1,59 @@
 #include "fcal/loop/lpsm.hpp"
 
+#include <stdexcept>
+
 namespace fcal::loop {
+
+namespace {
+
+// The procedure's configuration: a port without a hard AL_PA of its own claims its configured one
+// (if it is an AL_PA a port may hold: tests of the steady state use any byte).
+LoopInitPortConfig init_config(const PortConfig& config)
+{
+    LoopInitPortConfig c = config.init;
+    if (!c.hard_al_pa && phy::is_valid_al_pa(config.al_pa)) c.hard_al_pa = config.al_pa;
+    return c;
+}
+
+// Out of line, so that prepare() stays as lean for the steady state as it was.
+[[gnu::noinline]] Word loop_init_frame_word(const LoopInitFrame& li)
+{
+    auto frame = std::make_shared<LoopFrame>();
+    // D_ID = S_ID = 0000EF: the low byte, for traces; Sof::Il keeps routing away from it.
+    frame->source = frame->destination = static_cast<phy::AlPa>(li.address & 0xFF);
+    frame->payload_bytes = li.payload_bytes();
+    frame->sof = Sof::Il;
+    frame->content = std::make_shared<LoopInitFrame>(li);
+    return Word::frame_of(std::move(frame));
+}
+
+}  // namespace
 
 Lpsm::Lpsm(const PortConfig& config, const LoopDirectory& directory, LpsmObserver& observer)
     : cfg_(config), directory_(directory), observer_(observer), credit_(config.incoming_buffers, config.login_bb_credit),
-      own_fill_(Word::arb(phy::kArbFairnessFill))
+      init_(init_config(config))
 {
 }
 
 bool Lpsm::unaffected_by(const Word& w) const
 {
     if (repeats_access_word()) return false;  // it changes its fill word one word from now
+    if (sequences_.current()) return false;   // counting a primitive sequence: any word counts
     if (w.is_fill()) {
         // A monitoring port repeats fill words; it alters its own ARB, and the fill originator its
         // ARB(F0). An IDLE sets ACCESS, which matters only to a port with something to send: one
         // that waits for the access window starts arbitrating on it.
-        if (state_ != LpsmState::Monitoring || arbitrating_ || fill_originator_ || w.is_arb(cfg_.al_pa)) return false;
+        if (state_ != LpsmState::Monitoring || arbitrating() || fill_ == Fill::Originator || w.is_arb(cfg_.al_pa)) return false;
         if (queue_->empty()) return true;
         return !access_ && w.kind != WordKind::Idle;  // waiting for the access window
     }
-    return repeating() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa) && !own_word_back(w);
+    // A primitive sequence may start loop initialization: every port must count it.
+    return repeating() && !w.is_sequence() && !(w.kind == WordKind::Opn && w.y == cfg_.al_pa) && !own_word_back(w);
 }
 
 std::optional<Word> Lpsm::fill_replacement(const Word& w) const
 {
-    if (state_ != LpsmState::Arbitrating || !w.is_fill() || w.is_arb(cfg_.al_pa) || rx_frame_for_us_ || repeats_access_word())
+    if (state_ != LpsmState::Arbitrating || !w.is_fill() || w.is_arb(cfg_.al_pa) || frame_for_us() || repeats_access_word())
         return std::nullopt;
     return substitute(w);
 }
@@ -37,6 +66,8 @@ Word arbitrating_fill(const Word& fill, phy::AlPa al_pa)
 
 bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
 {
+    // (In initialization a word may wait as in a circuit: a fill word that repeats the last one, an LI
+    // frame until its end; a primitive sequence never.)
     if (errors_ || repeating()) return false;
     switch (w.kind) {
     case WordKind::Frame: return w.frame->destination == cfg_.al_pa;
@@ -45,7 +76,7 @@ bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
     case WordKind::Arb:
         // The owner's fill word changes only when its ARB(F0) comes back; any other port in a
         // circuit sends the fill word it receives (substitute()).
-        if (owner_) return !(w.is_arb(phy::kArbFairnessFill) && own_fill_.is_arb(phy::kArbFairnessFill));
+        if (owner()) return !(w.is_arb(phy::kArbFairnessFill) && own_fill().is_arb(phy::kArbFairnessFill));
         return substitute(w) == substitute(last_fill ? *last_fill : rx_fill_);
     default: return false;
     }
@@ -53,13 +84,15 @@ bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
 
 Lpsm::Routine Lpsm::routine() const
 {
-    if (errors_ || rx_frame_for_us_ || access_word_) return Routine::Acts;
-    if (state_ == LpsmState::Arbitrating) return arbitrating_ && !queue_->empty() ? Routine::ReplacesFill : Routine::Acts;
-    if (state_ != LpsmState::Monitoring || arbitrating_ || fill_originator_) return Routine::Acts;
+    // (INITIALIZING and OPEN-INIT act on every word: the states below Acts are steady ones; a
+    // primitive sequence being counted may start initialization.)
+    if (errors_ || frame_for_us() || rx_ == Rx::AccessIdle || sequences_.current()) return Routine::Acts;
+    if (state_ == LpsmState::Arbitrating) return arbitrating() && !queue_->empty() ? Routine::ReplacesFill : Routine::Acts;
+    if (state_ != LpsmState::Monitoring || arbitrating() || fill_ == Fill::Originator) return Routine::Acts;
     const OutgoingFrame* next = queue_->front();
     if (!next) return Routine::Repeats;
     // Waiting for the next access window (maybe_start_arbitration() has run and held back).
-    const bool waits = requesting_ && !access_ && cfg_.fair && !next->arbitrate_unfairly;
+    const bool waits = bid_ == Bid::Waiting && !access_ && cfg_.fair && !next->arbitrate_unfairly;
     return waits ? Routine::AwaitsIdle : Routine::Acts;
 }
 
@@ -67,30 +100,30 @@ void Lpsm::repeated(const RepeatedWords& run)
 {
     // For these routines handle_fill() does nothing but set ACCESS on an IDLE while monitoring.
     rx_word_ = run.last;
-    rx_absorbed_ = false;
+    rx_ = Rx::Repeated;
     if (run.last_fill) rx_fill_ = *run.last_fill;
     if (run.idle && state_ == LpsmState::Monitoring) access_ = true;
-    access_word_ = false;
 }
 
 void Lpsm::repeated(const Word& w)
 {
     rx_word_ = w;
-    rx_absorbed_ = false;
+    rx_ = Rx::Repeated;
     if (w.is_fill()) {
         rx_fill_ = w;
         handle_fill(w);  // bookkeeping only: a port unaffected by the word does not change state
     }
-    access_word_ = false;  // it did not start arbitrating on it
+    rx_ = Rx::Repeated;  // it did not start arbitrating on the IDLE
 }
 
 void Lpsm::receive(const Word& w)
 {
+    // (The primitive sequences are the last word kinds, the initialization states the last states.)
+    if ((w.kind >= WordKind::Lip || state_ >= LpsmState::Initializing || sequences_.current()) && receive_init(w)) return;
     // Whatever follows a frame marks the end of its EOF: the frame is complete.
-    if (rx_frame_for_us_) frame_complete();
+    if (frame_for_us()) frame_complete();
     rx_word_ = w;
-    rx_absorbed_ = false;
-    access_word_ = false;  // a later word: the decisions taken on the previous one apply to it
+    rx_ = Rx::Repeated;  // a later word: the decisions taken on the previous one apply to it
     if (w.is_fill()) {
         rx_fill_ = w;
         handle_fill(w);
@@ -105,19 +138,19 @@ void Lpsm::receive(const Word& w)
     if (repeating()) {
         if (own_word_back(w)) {
             // Nobody took it (its circuit is gone): removed here, or it would circulate for ever.
-            rx_absorbed_ = true;
+            rx_ = Rx::Absorbed;
             if (w.kind == WordKind::Frame) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
             return;
         }
         if (w.kind == WordKind::Opn && w.y == cfg_.al_pa) {
-            rx_absorbed_ = true;
+            rx_ = Rx::Absorbed;
             if (hit(w)) return;  // not recognised: the port sends its fill word in its place
             ++progress_;
             become_opened(w);
         }
         return;  // everything else passes through
     }
-    rx_absorbed_ = true;
+    rx_ = Rx::Absorbed;
     if (w.kind != WordKind::Cls && own_word_back(w)) {
         // Our own frame or R_RDY came back round: the port it was for was never opened (a lost
         // OPN). (Our CLS coming back ends the circuit as usual.)
@@ -135,8 +168,7 @@ void Lpsm::receive(const Word& w)
     case WordKind::Frame:
         if (w.frame->destination != cfg_.al_pa) error("received a frame addressed to another port");
         if (!credit_.frame_received()) error("received a frame without credit");
-        rx_frame_for_us_ = true;
-        rx_frame_hit_ = hit(w);
+        rx_ = hit(w) ? Rx::FrameForUsHit : Rx::FrameForUs;
         break;
     case WordKind::Opn: error("received OPN while in a circuit"); break;
     default: break;
@@ -147,13 +179,13 @@ void Lpsm::receive(const Word& w)
 // once and, in the circuit, earns the sender its R_RDY as a consumed frame would.
 void Lpsm::frame_complete()
 {
-    rx_frame_for_us_ = false;
+    const bool hit = rx_ == Rx::FrameForUsHit;
+    rx_ = Rx::Absorbed;
     ++progress_;
-    if (!rx_frame_hit_) {
+    if (!hit) {
         observer_.frame_received(rx_word_.frame);
         return;
     }
-    rx_frame_hit_ = false;
     observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
     release_buffer();
 }
@@ -174,7 +206,7 @@ bool Lpsm::hit(const Word& w)
 // arrives: no live circuit brings either.
 bool Lpsm::stale_circuit_word(const Word& w)
 {
-    if (!errors_ || owner_) return false;
+    if (!errors_ || owner()) return false;
     if (w.kind == WordKind::Opn) return true;
     return w.kind == WordKind::Frame && w.frame->destination != cfg_.al_pa && w.frame->source != cfg_.al_pa;
 }
@@ -190,16 +222,16 @@ bool Lpsm::awaits_peer() const
 {
     // (XMITTED_CLOSE with its CLS back waits only for its own buffers; a frame arriving is progress
     // until its EOF.)
-    if (rx_frame_for_us_) return false;
-    return state_ == LpsmState::Open || state_ == LpsmState::Opened || (state_ == LpsmState::XmittedClose && !cls_received_);
+    if (frame_for_us()) return false;
+    return state_ == LpsmState::Open || state_ == LpsmState::Opened || (state_ == LpsmState::XmittedClose && ending_ != Ending::ClsBack);
 }
 
 void Lpsm::al_time_expired()
 {
     observer_.lpsm_event(LpsmObserver::Event::AlTimeExpired);
     switch (state_) {
-    case LpsmState::Open: timed_out_ = true; break;          // next() closes the circuit
-    case LpsmState::XmittedClose: cls_received_ = true; break;  // the CLS will not come back
+    case LpsmState::Open: ending_ = Ending::AlTimeOut; break;     // next() closes the circuit
+    case LpsmState::XmittedClose: ending_ = Ending::ClsBack; break;  // the CLS will not come back
     case LpsmState::Opened:
         observer_.lpsm_event(LpsmObserver::Event::CircuitAbandoned);
         leave_circuit();
@@ -210,24 +242,23 @@ void Lpsm::al_time_expired()
 
 void Lpsm::handle_fill(const Word& w)
 {
-    if (owner_) {
+    if (owner()) {
         // The owner learns from its own fill word whether anybody else wants the loop.
+        const bool arb_f0 = own_fill().is_arb(phy::kArbFairnessFill);
         if (w.is_arb(phy::kArbFairnessFill)) {
             // Nobody replaced ARB(F0): end the access window. The ARB(F0)s sent until now are
             // still on their way round: the tail that must not outlive this tenancy.
-            if (own_fill_.is_arb(phy::kArbFairnessFill)) fill_tail_in_flight_ = true;
-            own_fill_ = Word::idle();
+            if (arb_f0) fill_ = Fill::OwnerIdleTail;
+            else if (fill_ == Fill::OwnerIdleContested) fill_ = Fill::OwnerIdle;
             // The window it ends is over for this port too: the next one is open to it, even if
             // others start arbitrating before it gives the loop up.
             access_ = true;
-            others_arbitrating_ = false;
         } else if (w.kind == WordKind::Idle) {
-            others_arbitrating_ = false;
-            fill_tail_in_flight_ = false;  // our own IDLE came back: the tail has passed
-
+            // Our own IDLE came back: the tail has passed.
+            fill_ = arb_f0 ? Fill::OwnerArbF0 : Fill::OwnerIdle;
         } else if (w.y != cfg_.al_pa && w.y != phy::kArbFF) {
-            others_arbitrating_ = true;
-            fill_tail_in_flight_ = false;  // an arbitrating port replaces what is left of it
+            // An arbitrating port replaces what is left of the tail.
+            fill_ = arb_f0 ? Fill::OwnerArbF0Contested : Fill::OwnerIdleContested;
         }
         return;
     }
@@ -236,10 +267,10 @@ void Lpsm::handle_fill(const Word& w)
             // IDLEs around the loop open a new access window. The IDLE that sets ACCESS is repeated
             // as it is, even if the port starts arbitrating on it, so that it reaches the ports
             // downstream and sets theirs too.
-            if (!access_) access_word_ = true;
+            if (!access_) rx_ = Rx::AccessIdle;
             access_ = true;
         }
-        if (!w.is_arb(phy::kArbFairnessFill)) fill_originator_ = false;
+        if (!w.is_arb(phy::kArbFairnessFill) && fill_ == Fill::Originator) fill_ = Fill::Repeats;
     } else if (state_ == LpsmState::Arbitrating && w.is_arb(cfg_.al_pa)) {
         win();
     }
@@ -248,47 +279,41 @@ void Lpsm::handle_fill(const Word& w)
 void Lpsm::win()
 {
     set_state(LpsmState::ArbitrationWon);
-    owner_ = true;
-    arbitrating_ = false;
+    fill_ = Fill::OwnerArbF0;
+    bid_ = Bid::None;
     access_ = false;  // one win per access window for a fair port; an unfair one ignores ACCESS
-    own_fill_ = Word::arb(phy::kArbFairnessFill);
-    others_arbitrating_ = false;
-    fill_originator_ = false;
-    fill_tail_in_flight_ = false;
     observer_.lpsm_event(LpsmObserver::Event::Won);
-    requesting_ = false;
 }
 
 void Lpsm::update_arbitration()
 {
-    if (arbitrating_ && queue_->empty()) {
+    if (arbitrating() && queue_->empty()) {
         // Everything went out on a circuit another port opened (full duplex): stop arbitrating.
-        arbitrating_ = false;
-        requesting_ = false;
+        bid_ = Bid::None;
         if (state_ == LpsmState::Arbitrating) set_state(LpsmState::Monitoring);
     }
     if (state_ == LpsmState::Monitoring) maybe_start_arbitration();
-    if (!arbitrating_) access_word_ = false;  // only an arbitrating port would have altered it
+    if (!arbitrating()) access_word_repeated();  // only an arbitrating port would have altered it
 }
 
 void Lpsm::maybe_start_arbitration()
 {
     const OutgoingFrame* next = queue_->front();
-    if (!next || arbitrating_) return;
-    if (!requesting_) {
-        requesting_ = true;
+    if (!next || arbitrating()) return;
+    if (bid_ == Bid::None) {
+        bid_ = Bid::Waiting;
         observer_.lpsm_event(LpsmObserver::Event::Requesting);
     }
     if (!access_ && cfg_.fair && !next->arbitrate_unfairly) return;  // wait for the next access window
     if (!access_) observer_.lpsm_event(LpsmObserver::Event::ArbitrationWithoutAccess);
-    arbitrating_ = true;
+    bid_ = Bid::Arbitrating;
     set_state(LpsmState::Arbitrating);
 }
 
 void Lpsm::become_opened(const Word& opn)
 {
     set_state(LpsmState::Opened);
-    fill_originator_ = false;
+    if (fill_ == Fill::Originator) fill_ = Fill::Repeats;
     peer_ = opn.x;  // for OPN(yy) the opener is unknown; only full duplex needs it
     const bool sending = opn.opn_full_duplex();
     credit_.open(sending, true, sending ? directory_.login_bb_credit(peer_) : 0);
@@ -302,7 +327,7 @@ void Lpsm::handle_cls()
         set_state(LpsmState::ReceivedClose);
         credit_.stop_granting();  // hand out no more credit on a closing circuit
         break;
-    case LpsmState::XmittedClose: cls_received_ = true; break;
+    case LpsmState::XmittedClose: ending_ = Ending::ClsBack; break;
     default: break;
     }
 }
@@ -319,7 +344,7 @@ Lpsm::Decision Lpsm::next()
         return {guaranteed ? K::Opn : K::None};
     case LpsmState::Open:
     case LpsmState::Opened: {
-        if (timed_out_) return {K::Cls};  // AL_TIME: the peer does not answer
+        if (ending_ == Ending::AlTimeOut) return {K::Cls};  // AL_TIME: the peer does not answer
         if (credit_.r_rdys_owed() > 0) return {K::RRdy};
         const OutgoingFrame* next = credit_.sending() ? queue_->front_for(peer_) : nullptr;
         const bool preempt = state_ == LpsmState::Open && queue_->preempt(peer_);
@@ -335,7 +360,16 @@ Lpsm::Decision Lpsm::next()
         if (next) return {K::Frame};
         return {guaranteed ? K::Cls : K::None};
     }
-    case LpsmState::XmittedClose: return {cls_received_ && guaranteed ? K::Leave : K::None};
+    case LpsmState::XmittedClose: return {ending_ == Ending::ClsBack && guaranteed ? K::Leave : K::None};
+    case LpsmState::OpenInit:
+        if (!answer_) return {K::None};
+        switch (answer_->kind) {
+        case LoopInitProcedure::Output::Kind::Frame: return {K::InitFrame};
+        case LoopInitProcedure::Output::Kind::ArbF0: return {K::InitFill};
+        case LoopInitProcedure::Output::Kind::Cls: return {K::Cls};
+        case LoopInitProcedure::Output::Kind::Nothing: break;
+        }
+        return {K::None};
     default: return {K::None};
     }
 }
@@ -370,6 +404,8 @@ Word Lpsm::prepare(const Decision& d)
         cls.sender = cfg_.al_pa;
         return cls;
     }
+    case K::InitFrame: return loop_init_frame_word(answer_->frame);
+    case K::InitFill: return Word::arb(phy::kArbFairnessFill);
     default: return Word::idle();
     }
 }
@@ -383,13 +419,23 @@ void Lpsm::commit(const Decision& d)
         observer_.lpsm_event(LpsmObserver::Event::CircuitOpened);
         credit_.open(true, cfg_.full_duplex, directory_.login_bb_credit(peer_));
         return;
+    case K::InitFrame: answer_.reset(); return;
+    case K::InitFill:
+        answer_.reset();
+        init_fill_ = InitFill::ArbF0;
+        return;
     case K::Cls:
+        if (state_ == LpsmState::OpenInit) {
+            answer_.reset();
+            if (init_.done()) finish_init();  // a port that passed the master's CLS on
+            return;
+        }
         if (state_ == LpsmState::ReceivedClose) {
             leave_circuit();
         } else {
             set_state(LpsmState::XmittedClose);
             credit_.stop_granting();
-            timed_out_ = false;
+            ending_ = Ending::None;
         }
         return;
     case K::Leave: leave_circuit(); return;
@@ -400,28 +446,25 @@ void Lpsm::commit(const Decision& d)
 void Lpsm::leave_circuit()
 {
     credit_.close();
-    cls_received_ = false;
-    timed_out_ = false;
-    if (owner_) {
+    ending_ = Ending::None;
+    if (owner()) {
         const OutgoingFrame* next = queue_->front();
-        const bool nobody_waiting = own_fill_.kind == WordKind::Idle && !others_arbitrating_;
+        const bool nobody_waiting = own_fill().kind == WordKind::Idle && !others_arbitrating();
         if (next && (!cfg_.fair || next->transfer_unfairly || nobody_waiting)) {
             observer_.lpsm_event(LpsmObserver::Event::Transfer);
             set_state(LpsmState::Transfer);
             return;  // the port asks next() again: the next OPN
         }
-        owner_ = false;
         observer_.lpsm_event(LpsmObserver::Event::LeftLoop);
         // Our ARB(F0) may still be circulating with nobody to remove it only if no other port
         // replaced it; a port that did will win and fill the loop itself. That holds while we still
         // fill with ARB(F0), and also for the tail of it when we switched to IDLE less than a round
         // trip ago.
         const bool other_arb = rx_fill_.kind == WordKind::Arb && rx_fill_.y != phy::kArbFairnessFill && rx_fill_.y != cfg_.al_pa;
-        const bool f0_on_the_wire = own_fill_.is_arb(phy::kArbFairnessFill) || fill_tail_in_flight_;
-        fill_originator_ = f0_on_the_wire && !others_arbitrating_ && !other_arb;
-        fill_tail_in_flight_ = false;
+        const bool f0_on_the_wire = fill_ == Fill::OwnerArbF0 || fill_ == Fill::OwnerIdleTail;
+        fill_ = f0_on_the_wire && !other_arb ? Fill::Originator : Fill::Repeats;
     }
-    set_state(arbitrating_ ? LpsmState::Arbitrating : LpsmState::Monitoring);
+    set_state(arbitrating() ? LpsmState::Arbitrating : LpsmState::Monitoring);
     if (state_ == LpsmState::Monitoring) maybe_start_arbitration();
 }
 
@@ -433,11 +476,11 @@ void Lpsm::release_buffer()
 
 Word Lpsm::substitute(const Word& fill) const
 {
-    if (arbitrating_) return arbitrating_fill(fill, cfg_.al_pa);
+    if (arbitrating()) return arbitrating_fill(fill, cfg_.al_pa);
     if (state_ == LpsmState::Monitoring) {
         // The last owner removes its ARB(F0) when it comes back unreplaced; a stale ARB of our own
         // is removed likewise, so nothing circulates without an owner.
-        if (fill_originator_ && fill.is_arb(phy::kArbFairnessFill)) return Word::idle();
+        if (fill_ == Fill::Originator && fill.is_arb(phy::kArbFairnessFill)) return Word::idle();
         if (fill.is_arb(cfg_.al_pa)) return Word::idle();
     }
     return fill;
@@ -445,9 +488,10 @@ Word Lpsm::substitute(const Word& fill) const
 
 Word Lpsm::fill() const
 {
-    if (owner_) return own_fill_;
+    if (owner()) return own_fill();
     if (repeats_access_word()) return rx_word_;  // the IDLE that set ACCESS, unchanged
-    if (repeating() && !rx_word_.is_fill() && !rx_absorbed_) return rx_word_;
+    if (repeating() && !rx_word_.is_fill() && rx_ == Rx::Repeated) return rx_word_;
+    if (in_initialization()) return init_fill();
     return substitute(rx_fill_);
 }
 
@@ -460,6 +504,145 @@ void Lpsm::set_state(LpsmState s)
     // that ended the access window while this port was busy in a circuit still open it.
     if (s == LpsmState::Monitoring && rx_fill_.kind == WordKind::Idle) access_ = true;
     observer_.state_changed(from, s);
+}
+
+// Loop initialization (docs/loop_init.md, "The LPSM in initialization").
+
+void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
+{
+    const phy::OrderedSet sent = lip ? *lip : init_.initializing_lip();
+    if (!sent.is_lip()) throw std::invalid_argument("Lpsm::initialize: " + sent.name() + " is no LIP");
+    if (!in_initialization()) {
+        // Whatever circuit or arbitration the port was in is over (the frames stay queued).
+        credit_.close();
+        ending_ = Ending::None;
+        bid_ = Bid::None;
+        fill_ = Fill::Repeats;
+    }
+    lip_ = Word::sequence(sent);
+    lip_.sender = cfg_.al_pa;
+    init_fill_ = InitFill::Lip;
+    answer_.reset();
+    ++progress_;
+    set_state(LpsmState::Initializing);
+}
+
+// A primitive sequence, or any word in initialization. False: a steady-state word the LPSM takes
+// as usual (the primitive sequence counted before it is over).
+bool Lpsm::receive_init(const Word& w)
+{
+    const auto recognised = sequences_.receive(w.is_sequence() ? std::optional<phy::OrderedSet>(w.ordered_set()) : std::nullopt);
+    if (!w.is_sequence() && !in_initialization()) return false;
+    if (frame_for_us()) {
+        if (rx_word_.frame->loop_init()) {
+            const bool hit = rx_ == Rx::FrameForUsHit;
+            rx_ = Rx::Absorbed;
+            ++progress_;
+            // A hit one is lost: E_D_TOV recovers it.
+            if (hit) observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+            else init_frame_complete(static_cast<const LoopInitFrame&>(*rx_word_.frame->content));
+        } else {
+            frame_complete();
+        }
+    }
+    rx_word_ = w;
+    rx_ = Rx::Repeated;
+    if (w.is_sequence()) {
+        if (in_initialization()) {
+            ++progress_;
+            rx_fill_ = w;
+        } else if (!repeating()) {
+            rx_ = Rx::Absorbed;  // a port in a circuit sends its own fill words until it acts on it
+        }
+        // LPB and LPE act on the enclosure's bypass circuits, not on the LPSM.
+        if (recognised && recognised->is_lip()) lip_recognised();
+        return true;
+    }
+    ++progress_;
+    if (w.is_fill()) {
+        rx_fill_ = w;
+        if (state_ == LpsmState::OpenInit && w.is_arb(phy::kArbFairnessFill)) {
+            auto out = init_.arb_f0_received();
+            if (out.is(LoopInitProcedure::Output::Kind::Frame)) {
+                // The master's ARB(F0) is back: the loop is clear; LIFA at once, IDLE from now on.
+                init_fill_ = InitFill::Idle;
+                answer(std::move(out), 0);
+            }
+        }
+        return true;
+    }
+    rx_ = Rx::Absorbed;  // everything else stops here: LI frames are stored and forwarded
+    if (state_ != LpsmState::OpenInit) return true;
+    if (w.kind == WordKind::Frame && w.frame->loop_init()) {
+        rx_ = hit(w) ? Rx::FrameForUsHit : Rx::FrameForUs;
+    } else if (w.kind == WordKind::Cls) {
+        answer(init_.cls_received(), 0);
+        if (init_.done() && !answer_) finish_init();  // the master: its CLS is back
+    }
+    return true;
+}
+
+void Lpsm::lip_recognised()
+{
+    const bool originator = state_ == LpsmState::Initializing;
+    if (!in_initialization()) {
+        credit_.close();
+        ending_ = Ending::None;
+        bid_ = Bid::None;
+        fill_ = Fill::Repeats;
+    }
+    // An originator stops its LIPs and sends IDLE, which removes them when they come back round;
+    // every other port repeats what it receives, the LIPs first.
+    init_fill_ = originator ? InitFill::Idle : InitFill::Repeat;
+    rx_fill_ = rx_word_;  // the LIP: what a repeating port sends from now on
+    answer_.reset();
+    set_state(LpsmState::OpenInit);
+    answer(init_.enter_open_init(originator), 0, originator ? kLipsBeforeLism : 0);
+}
+
+void Lpsm::init_frame_complete(const LoopInitFrame& frame)
+{
+    if (state_ != LpsmState::OpenInit) return;
+    answer(init_.frame_received(frame), cfg_.init_frame_processing_s);
+}
+
+void Lpsm::answer(LoopInitProcedure::Output out, double delay_s, unsigned min_lips)
+{
+    if (out.is(LoopInitProcedure::Output::Kind::Nothing)) return;
+    if (answer_) error("loop initialization: an answer arrived while the last one was still to be sent");
+    answer_ = std::move(out);
+    answer_delay_s_ = delay_s;
+    answer_min_lips_ = min_lips;
+}
+
+void Lpsm::finish_init()
+{
+    if (const auto a = init_.al_pa()) cfg_.al_pa = *a;
+    access_ = true;
+    set_state(LpsmState::Monitoring);
+}
+
+bool Lpsm::awaits_init() const
+{
+    return state_ == LpsmState::OpenInit && !answer_ && !frame_for_us();
+}
+
+void Lpsm::e_d_tov_expired()
+{
+    if (state_ != LpsmState::OpenInit) return;
+    init_.timed_out();
+    initialize();
+}
+
+Word Lpsm::init_fill() const
+{
+    switch (init_fill_) {
+    case InitFill::Lip: return lip_;
+    case InitFill::Idle: return Word::idle();
+    case InitFill::ArbF0: return Word::arb(phy::kArbFairnessFill);
+    case InitFill::Repeat: break;
+    }
+    return rx_fill_;
 }
 
 }  // namespace fcal::loop

@@ -1,6 +1,7 @@
 #pragma once
 // The Loop Port State Machine of one port with fairness, circuits and TRANSFER (docs/loop.md,
-// "LPSM" and "Fairness"), without SystemC: it is told each word that reaches
+// "LPSM" and "Fairness") and loop initialization (docs/loop_init.md, "The LPSM in
+// initialization"), without SystemC: it is told each word that reaches
 // the port and decides what the port transmits. Tests drive it word by word.
 //
 // What the LPSM decides, the port carries out in time: next() names the next primitive or frame
@@ -14,8 +15,10 @@
 #include <string>
 
 #include "fcal/loop/circuit_credit.hpp"
+#include "fcal/loop/loop_init_procedure.hpp"
 #include "fcal/loop/lpsm_state.hpp"
 #include "fcal/loop/port_config.hpp"
+#include "fcal/loop/primitive_sequence_detector.hpp"
 #include "fcal/loop/transmit_queue.hpp"
 #include "fcal/loop/word.hpp"
 #include "fcal/loop/word_errors.hpp"
@@ -75,7 +78,11 @@ public:
             Opn,       // open the destination of the queue's head (primitive spacing)
             RRdy,      // grant a buffer (primitive spacing)
             Frame,     // the next frame for the peer (frame spacing)
-            Cls,       // close (primitive spacing)
+            Cls,       // close (primitive spacing); in OPEN-INIT, the initialization's CLS
+            // OPEN-INIT only, each no earlier than answer_delay_s() after the word that asked for it
+            // arrived (docs/loop_init.md, "The LPSM in initialization"):
+            InitFrame,  // the loop initialization frame the procedure answers (frame spacing)
+            InitFill,   // the master: ARB(F0) becomes its fill word (no word of its own)
         };
         Kind kind = Kind::None;
         // Cls only: closing although frames for the peer are left (the queue preempts).
@@ -128,7 +135,7 @@ public:
     // a repeating port, nor with word errors set.
     bool may_wait(const Word& w, const Word* last_fill = nullptr) const;
     // A frame for the port is arriving (its EOF has not).
-    bool receiving_frame() const { return rx_frame_for_us_; }
+    bool receiving_frame() const { return frame_for_us(); }
     // The last word that reached the port.
     const Word& last_received() const { return rx_word_; }
 
@@ -138,8 +145,11 @@ public:
     // decision acts on later words only (docs/loop.md, "Fairness"). While true, fill()
     // is that IDLE and nothing may pass the port unprocessed; the port calls
     // access_word_repeated() one word later (or the next word it receives ends it).
-    bool repeats_access_word() const { return access_word_ && arbitrating_; }
-    void access_word_repeated() { access_word_ = false; }
+    bool repeats_access_word() const { return rx_ == Rx::AccessIdle && arbitrating(); }
+    void access_word_repeated()
+    {
+        if (rx_ == Rx::AccessIdle) rx_ = Rx::Repeated;
+    }
     Decision next();
     Word prepare(const Decision& d);
     void commit(const Decision& d);
@@ -161,10 +171,33 @@ public:
     // abandons the circuit and repeats again.
     void al_time_expired();
 
+    // Loop initialization (docs/loop_init.md, "The LPSM in initialization"). The port must
+    // initialize (it powers on, E_D_TOV ran out, its receiver lost the signal): INITIALIZING, with
+    // `lip` as its fill word (by default the procedure's initializing_lip()) until it recognises
+    // LIP coming back. Any port recognising LIP (the third identical one in a row) enters OPEN-INIT;
+    // CLS ends it in MONITORING with the AL_PA the procedure obtained.
+    void initialize(std::optional<phy::OrderedSet> lip = std::nullopt);
+    bool in_initialization() const { return state_ >= LpsmState::Initializing; }
+    // OPEN-INIT with nothing of its own to send: E_D_TOV bounds the wait, which restarts whenever
+    // progress() changes.
+    bool awaits_init() const;
+    // E_D_TOV passed without progress: this initialization is abandoned and the port initializes.
+    void e_d_tov_expired();
+    // The answer next() gives in OPEN-INIT waits this long after the word that asked for it arrived
+    // (an LI frame's end: the port's processing time; 0 for ARB(F0) and CLS passed on) and, from an
+    // originator, until the port has transmitted answer_min_lips() LIPs of its own.
+    double answer_delay_s() const { return answer_delay_s_; }
+    unsigned answer_min_lips() const { return answer_min_lips_; }
+    const LoopInitProcedure& init_procedure() const { return init_; }
+    // The port's AL_PA: configured, then the one its last initialization obtained.
+    phy::AlPa al_pa() const { return cfg_.al_pa; }
+    // Holds an AL_PA on the loop: never initialized, or its last initialization gave it one.
+    bool participating() const { return init_.step() == LoopInitProcedure::Step::Idle || init_.participating(); }
+
     LpsmState state() const { return state_; }
     bool access() const { return access_; }
-    bool arbitrating() const { return arbitrating_; }
-    bool owner() const { return owner_; }
+    bool arbitrating() const { return bid_ == Bid::Arbitrating; }
+    bool owner() const { return is_owner(fill_); }
     bool repeating() const { return state_ == LpsmState::Monitoring || state_ == LpsmState::Arbitrating; }
     const CircuitCredit& credit() const { return credit_; }
 
@@ -181,6 +214,12 @@ private:
     void error(const std::string& what) { observer_.protocol_error(what); }
     bool hit(const Word& w);
     void frame_complete();
+    bool receive_init(const Word& w);
+    void lip_recognised();
+    void init_frame_complete(const LoopInitFrame& frame);
+    void answer(LoopInitProcedure::Output out, double delay_s, unsigned min_lips = 0);
+    void finish_init();
+    Word init_fill() const;
     bool stale_circuit_word(const Word& w);
     bool own_word_back(const Word& w) const;
 
@@ -190,29 +229,78 @@ private:
     TransmitQueue* queue_ = nullptr;
     CircuitCredit credit_;
 
+    // What the port did with the word arriving now. A frame for us stays "arriving" until the word
+    // after its EOF; a hit one fails its CRC then.
+    enum class Rx : std::uint8_t {
+        Repeated,       // passed on (or, arbitrating, its fill word replaced)
+        AccessIdle,     // the IDLE that set ACCESS, still being repeated as it is
+        Absorbed,       // consumed by this port
+        FrameForUs,     // a frame for this port, its EOF not yet arrived
+        FrameForUsHit,  // the same, hit by a bit error: discarded when complete
+    };
+    // Where the port stands in getting the loop (an owner no longer bids: see Fill).
+    enum class Bid : std::uint8_t {
+        None,
+        Waiting,      // told the observer it wants the loop; waits for the access window
+        Arbitrating,  // replacing lower-priority fill words with ARB(own)
+    };
+    // The port's duty for the loop's fill word (docs/loop.md, "Fairness").
+    enum class Fill : std::uint8_t {
+        Repeats,     // sends the fill word it receives (substituted as substitute() says)
+        Originator,  // left the loop while its ARB(F0) was still circulating: removes it
+        // The loop owner sources its own fill words:
+        OwnerArbF0,           // ARB(F0), nobody else seen arbitrating
+        OwnerArbF0Contested,  // ARB(F0), another port's ARB seen
+        OwnerIdleTail,        // IDLE since its ARB(F0) came back; its last ARB(F0)s not yet back
+        OwnerIdle,            // IDLE, its own IDLE back or the tail passed
+        OwnerIdleContested,   // IDLE, another port's ARB seen
+    };
+    // How a circuit this port is in is ending, beside its state.
+    enum class Ending : std::uint8_t {
+        None,
+        AlTimeOut,  // OPEN: AL_TIME passed, close
+        ClsBack,    // XMITTED_CLOSE: the CLS came back (or will not)
+    };
+    static bool is_owner(Fill f) { return f >= Fill::OwnerArbF0; }
+    bool frame_for_us() const { return rx_ == Rx::FrameForUs || rx_ == Rx::FrameForUsHit; }
+    // The owner's fill word.
+    Word own_fill() const
+    {
+        return fill_ == Fill::OwnerArbF0 || fill_ == Fill::OwnerArbF0Contested ? Word::arb(phy::kArbFairnessFill) : Word::idle();
+    }
+    bool others_arbitrating() const { return fill_ == Fill::OwnerArbF0Contested || fill_ == Fill::OwnerIdleContested; }
+
     // What arrives.
-    Word rx_word_;              // the word arriving now
-    Word rx_fill_;              // the last fill word that arrived
-    bool rx_absorbed_ = false;  // rx_word_ is consumed by this port, not repeated
-    bool rx_frame_for_us_ = false;
-    bool access_word_ = false;  // rx_word_ is the IDLE that set ACCESS, still being repeated
+    Word rx_word_;  // the word arriving now
+    Word rx_fill_;  // the last fill word that arrived (in initialization, or primitive sequence)
+    Rx rx_ = Rx::Repeated;
 
     LpsmState state_ = LpsmState::Monitoring;
-    bool access_ = true;
-    bool arbitrating_ = false;      // replacing lower-priority fill words with ARB(own)
-    bool owner_ = false;            // won arbitration and holds the loop
-    bool requesting_ = false;       // told the observer it wants the loop
-    Word own_fill_;                 // ARB(F0) until it came back, then IDLE
-    bool others_arbitrating_ = false;
-    bool fill_originator_ = false;  // left the loop while its ARB(F0) was still circulating
-    bool fill_tail_in_flight_ = false;  // owner: switched ARB(F0) to IDLE, its last ARB(F0)s not yet back
-    bool cls_received_ = false;     // XMITTED_CLOSE: the CLS came back
+    bool access_ = true;  // the standard's ACCESS flag: independent of everything else here
+    Bid bid_ = Bid::None;
+    Fill fill_ = Fill::Repeats;
+    Ending ending_ = Ending::None;
     phy::AlPa peer_ = 0;
+
+    // Loop initialization.
+    // What the port transmits as its fill word in INITIALIZING and OPEN-INIT.
+    enum class InitFill : std::uint8_t {
+        Lip,     // INITIALIZING: its own LIP
+        Repeat,  // the fill word or primitive sequence it receives
+        Idle,    // an originator (removes its LIPs coming back), and the master once its ARB(F0) is back
+        ArbF0,   // the master until its ARB(F0) comes back
+    };
+    LoopInitProcedure init_;
+    PrimitiveSequenceDetector sequences_;
+    InitFill init_fill_ = InitFill::Repeat;
+    Word lip_;  // INITIALIZING: the LIP it sends
+    // The procedure's answer, not yet sent (next() gives it).
+    std::optional<LoopInitProcedure::Output> answer_;
+    double answer_delay_s_ = 0;
+    unsigned answer_min_lips_ = 0;
 
     // Faults.
     WordErrors* errors_ = nullptr;
-    bool rx_frame_hit_ = false;  // the frame arriving for us fails its CRC
-    bool timed_out_ = false;     // OPEN: AL_TIME passed, close
     std::uint64_t progress_ = 0;
 };
 

@@ -13,6 +13,8 @@ const char* name(LpsmState s)
     case LpsmState::XmittedClose: return "XMITTED_CLOSE";
     case LpsmState::ReceivedClose: return "RECEIVED_CLOSE";
     case LpsmState::Transfer: return "TRANSFER";
+    case LpsmState::Initializing: return "INITIALIZING";
+    case LpsmState::OpenInit: return "OPEN-INIT";
     }
     return "?";
 }

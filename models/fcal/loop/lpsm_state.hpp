@@ -3,7 +3,8 @@
 
 namespace fcal::loop {
 
-// Loop Port State Machine, steady-state operation (docs/loop.md, "LPSM").
+// Loop Port State Machine: steady-state operation (docs/loop.md, "LPSM") and loop initialization
+// (docs/loop_init.md, "The LPSM in initialization").
 enum class LpsmState : std::uint8_t {
     Monitoring,
     Arbitrating,
@@ -13,6 +14,8 @@ enum class LpsmState : std::uint8_t {
     XmittedClose,
     ReceivedClose,
     Transfer,
+    Initializing,  // sends LIPs until it recognises LIP coming back
+    OpenInit,      // the loop initialization procedure runs
 };
 
 const char* name(LpsmState s);

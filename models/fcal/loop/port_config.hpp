@@ -1,9 +1,16 @@
 #pragma once
 #include <string>
 
+#include "fcal/loop/loop_init_procedure.hpp"
 #include "fcal/phy/al_pa.hpp"
 
 namespace fcal::loop {
+
+// A port's processing of one loop initialization frame (the default of loop.init_frame_proc_us):
+// docs/loop_init.md, "Timers".
+constexpr double kDefaultInitFrameProcessingS = 1e-6;
+// E_D_TOV, FC-FS's default: bounds every wait in OPEN-INIT.
+constexpr double kDefaultEDTovS = 2.0;
 
 // What an L_Port brings to the loop (docs/loop.md, "Ports and the layer above").
 struct PortConfig {
@@ -16,6 +23,11 @@ struct PortConfig {
     // Close timer: an opener with nothing left to send keeps the circuit open up to this long after
     // its last word, waiting for another frame for the peer (0: close at once).
     double circuit_hold_s = 0;
+    // Loop initialization (docs/loop_init.md, "The LPSM in initialization"). Without a hard AL_PA
+    // of its own, `init` claims `al_pa` in LIHA.
+    LoopInitPortConfig init;
+    double init_frame_processing_s = kDefaultInitFrameProcessingS;  // p, per LI frame
+    double e_d_tov_s = kDefaultEDTovS;
 };
 
 // Login parameters of the other ports, as PLOGI would have told them.
