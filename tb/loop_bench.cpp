@@ -4,6 +4,7 @@
 // --active makes them real L_Ports that are idle, which are simulated hop by hop.
 // Each N runs in its own process, because SystemC elaborates once per process.
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
 #include <sys/wait.h>
@@ -17,6 +18,11 @@
 using namespace fcal;
 
 namespace {
+
+// No SystemC banner, as in fcal-sim: SystemC 2.3.4 prints it from its own main(), before sc_main, unless
+// SC_COPYRIGHT_MESSAGE is DISABLE, so a static initializer (run before any main) sets it. A value the
+// user set is kept: SC_COPYRIGHT_MESSAGE=ENABLE brings the banner back.
+const bool g_no_banner = ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 
 class StreamingSink : public loop::PortUser {
 public:

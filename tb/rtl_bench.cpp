@@ -36,6 +36,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -53,6 +54,11 @@
 using namespace fcal;
 
 namespace {
+
+// No SystemC banner, as in fcal-sim: SystemC 2.3.4 prints it from its own main(), before sc_main, unless
+// SC_COPYRIGHT_MESSAGE is DISABLE, so a static initializer (run before any main) sets it. A value the
+// user set is kept: SC_COPYRIGHT_MESSAGE=ENABLE brings the banner back.
+const bool g_no_banner = ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 
 constexpr std::size_t kTags = cosim::kRtlFrameDepth + cosim::kRtlCommandDepth;
 static_assert(kTags <= (std::size_t{1} << cosim::kRtlTagBits), "the tags must fit the RTL's tag field");

@@ -1,7 +1,7 @@
 #pragma once
 // The test-only hooks of fcal-sim-test, the test variant of fcal-sim (tb/fcal_sim_test.cpp; the
-// installed fcal-sim has none of them). Used by tests/cli/fcal_sim_bad_input.sh and
-// tests/cli/fcal_sim_recovery.sh. They sit in the program, not in the model: no configuration
+// installed fcal-sim has none of them). Used by tools/tests/cli/test_fcal_sim_bad_input.py and
+// tools/tests/cli/test_fcal_sim_recovery.py. They sit in the program, not in the model: no configuration
 // reaches what they provoke.
 #include <cstdint>
 #include <map>
@@ -22,7 +22,7 @@ namespace fcal::tb {
 
 // Test-only hooks on the path from the HBA to the device driver. No valid
 // configuration reaches the deadlock path (exit 3) or lets an exception escape the model (exit 5);
-// tests/cli/fcal_sim_bad_input.sh reaches both through these:
+// tools/tests/cli/test_fcal_sim_bad_input.py reaches both through these:
 //   --test-lose-io N:  the N-th completion the HBA reports never reaches the driver, so one I/O stays
 //                      outstanding with nothing left to happen (deadlock);
 //   --test-throw-io N: the N-th completion throws inside the running simulation (internal error).
@@ -45,7 +45,7 @@ private:
 };
 
 // Test-only frame loss between the loop and the HBAs, for the recovery tests
-// (tests/cli/fcal_sim_recovery.sh): a dropped frame is lost as one failing its CRC would be — its
+// (tools/tests/cli/test_fcal_sim_recovery.py): a dropped frame is lost as one failing its CRC would be — its
 // buffer is freed at once (one delta later, outside the port's own processing) and the HBA never
 // sees it.
 //   --test-drop-frame KIND:N  drops the N-th frame of KIND (FCP_CMND, FCP_XFER_RDY, FCP_DATA, FCP_RSP,

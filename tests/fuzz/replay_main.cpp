@@ -1,5 +1,6 @@
 // Replays fuzz inputs without libFuzzer: every file in the folders given (the committed corpus and
 // the regressions) goes through LLVMFuzzerTestOneInput once. A failed check aborts, failing the test.
+#include <cstdlib>
 #include <cstdint>
 #include <algorithm>
 #include <cstdio>
@@ -7,6 +8,13 @@
 #include <fstream>
 #include <iterator>
 #include <vector>
+
+// No SystemC banner, as in fcal-sim: SystemC 2.3.4 prints it from its own main(), before sc_main, unless
+// SC_COPYRIGHT_MESSAGE is DISABLE, so a static initializer (run before any main) sets it. A value the
+// user set is kept: SC_COPYRIGHT_MESSAGE=ENABLE brings the banner back.
+namespace {
+const bool g_no_banner = ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 

@@ -1,6 +1,6 @@
 // driver.disk_outstanding end to end (docs/hba.md, "Outstanding commands per disk"): the
 // commands a disk holds, counted at the disk, never exceed the driver's per-disk limit, and every
-// I/O is accounted for. (That 0, the default, changes nothing: tests/cli/fcal_sim_outputs.sh.)
+// I/O is accounted for. (That 0, the default, changes nothing: tools/tests/cli/test_fcal_sim_outputs.py.)
 #include <catch2/catch.hpp>
 
 #include <string>

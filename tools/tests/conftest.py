@@ -44,11 +44,11 @@ def fcal_sim_path(bin_dir: str) -> str:
     return os.path.join(bin_dir, "fcal-sim")
 
 
-@pytest.fixture(scope="session")
-def fcal_sim(fcal_sim_path: str) -> Callable[..., Run]:
-    def run(*args: str, input: str | None = None, timeout: float = 60) -> Run:
+def runner(program: str) -> Callable[..., Run]:
+    """A function that runs `program` with the arguments given (str or path) and returns its Run."""
+    def run(*args: Any, input: str | None = None, timeout: float = 60) -> Run:
         env = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
-        p = subprocess.run([fcal_sim_path, *args], input=input, capture_output=True, text=True, env=env,
+        p = subprocess.run([program, *map(str, args)], input=input, capture_output=True, text=True, env=env,
                            timeout=timeout)
         try:
             doc = json.loads(p.stdout) if p.stdout.lstrip().startswith(("{", "[")) else None
@@ -56,6 +56,41 @@ def fcal_sim(fcal_sim_path: str) -> Callable[..., Run]:
             doc = None
         return Run(p.returncode, p.stdout, p.stderr, doc)
     return run
+
+
+@pytest.fixture(scope="session")
+def fcal_sim(fcal_sim_path: str) -> Callable[..., Run]:
+    return runner(fcal_sim_path)
+
+
+@pytest.fixture(scope="session")
+def fcal_sim_test(bin_dir: str) -> Callable[..., Run]:
+    """fcal-sim-test: fcal-sim with the test-only hooks (--test-lose-io, --test-throw-io, --test-drop-frame,
+    --test-drop-disk; tb/test_hooks.hpp)."""
+    return runner(os.path.join(bin_dir, "fcal-sim-test"))
+
+
+def sets(*assignments: str) -> list[str]:
+    """["a=1", "b=2"] -> ["--set", "a=1", "--set", "b=2"]."""
+    return [word for a in assignments for word in ("--set", a)]
+
+
+def expect_refused(r: Run, needle: str, what: str = "") -> None:
+    """Bad input: exit 2, one line on stderr naming `needle`, nothing on stdout."""
+    what = what or needle
+    assert r.code == 2, f"{what}: exit code {r.code}, expected 2 (stderr: {r.err[:2000]})"
+    assert len(r.err.splitlines()) == 1, f"{what}: expected a one-line error on stderr, got: {r.err[:2000]}"
+    assert needle in r.err, f"{what}: the error does not name {needle!r}: {r.err}"
+    assert not r.out, f"{what}: unexpected stdout: {r.out[:500]}"
+
+
+def load_results(path: Any, drop: tuple[str, ...] = ("wall_time_s",)) -> dict[str, Any]:
+    """A stats JSON file with `drop` (the wall-clock time by default) taken out of its results."""
+    with open(path) as f:
+        doc: dict[str, Any] = json.load(f)
+    for key in drop:
+        doc["results"].pop(key)
+    return doc
 
 
 @pytest.fixture(scope="session")

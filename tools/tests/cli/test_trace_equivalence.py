@@ -1,0 +1,38 @@
+"""The fast path is exact (issue 11; docs/loop.md): with every port traced (which forces each port through the full
+hop-by-hop path) the results equal those of the untraced run, for the baseline, the normal schedule, login credit,
+full duplex, 64 disks, long cables, a 126-node loop and close timers. Only how the kernel ran (results.kernel) and
+the wall time may differ."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import load_results, sets
+
+CASES = {
+    "baseline": [],
+    "normal": ["schedule=normal", "workload.read_fraction=0.66"],
+    "login_credit": ["disk.count=8", "target.login_bb_credit=4", "target.incoming_buffers=4", "initiator.max_outstanding=1"],
+    "full_duplex": ["initiator.full_duplex=true", "target.full_duplex=true", "workload.read_fraction=0.5"],
+    "disks_64": ["disk.count=64", "workload.warmup_ios=64"],
+    "long_cables": ["loop.hop_m=200", "workload.read_fraction=0.5"],
+    "nodes_126": ["loop.nodes=126"],
+    "circuit_hold": ["target.dma_mbs=150", "target.circuit_hold_us=5", "initiator.circuit_hold_us=2",
+                     "workload.read_fraction=0.5"],
+}
+
+
+def traced_and_untraced(fcal_sim, tmp_path, assignments, timeout=60):
+    """The results of the run untraced (the fast path) and traced (hop by hop), without wall time and kernel."""
+    args = ["--quiet", *sets(*assignments)]
+    docs = []
+    for name, extra in (("fast", []), ("full", ["--trace", "/dev/null"])):
+        r = fcal_sim(*args, *extra, "--stats-json", tmp_path / f"{name}.json", timeout=timeout)
+        assert r.code == 0, f"{name} run of {' '.join(assignments)}: exit {r.code} (-9: timed out): {r.err[:2000]}"
+        docs.append(load_results(tmp_path / f"{name}.json", drop=("wall_time_s", "kernel"))["results"])
+    return docs
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_traced_equals_untraced(fcal_sim, tmp_path, name):
+    fast, full = traced_and_untraced(fcal_sim, tmp_path, ["workload.measured_ios=200", *CASES[name]])
+    assert fast == full, f"{name}: traced and untraced differ in " + str([k for k in fast if fast[k] != full.get(k)])
