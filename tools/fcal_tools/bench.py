@@ -61,6 +61,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from .cli import guard
+from .page import check_page, write_between_markers
 from .sim import DEFAULT_FCAL_SIM, SimError, SimRun, run_sim
 
 SCENARIOS: list[tuple[str, list[str]]] = [
@@ -193,25 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.write:
         try:
-            with open(a.write, encoding="utf-8") as f:
-                replace_between_markers(f.read(), [])
+            check_page(a.write, "bench.py")
         except (OSError, ValueError) as e:
             ap.error(f"--write {a.write}: {e}")
     return guard("bench", lambda: bench(a, ap))
-
-
-BEGIN_MARKER = "<!-- bench.py: begin"
-END_MARKER = "<!-- bench.py: end -->"
-
-
-def replace_between_markers(text: str, lines: list[str]) -> str:
-    """text with the lines between its begin and end markers (each on a line of its own) replaced by lines."""
-    rows = text.split("\n")
-    begin = [i for i, r in enumerate(rows) if r.startswith(BEGIN_MARKER)]
-    end = [i for i, r in enumerate(rows) if r.strip() == END_MARKER]
-    if len(begin) != 1 or len(end) != 1 or end[0] < begin[0]:
-        raise ValueError(f"needs exactly one line starting {BEGIN_MARKER!r} followed by one line {END_MARKER!r}")
-    return "\n".join(rows[:begin[0] + 1] + lines + rows[end[0]:])
 
 
 def bench(a: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
@@ -412,9 +398,6 @@ def bench(a: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
     print()
     print(f"Benchmark time: {time.monotonic() - started:.0f} s")
     if a.write:
-        with open(a.write, encoding="utf-8") as f:
-            page = replace_between_markers(f.read(), table)
-        with open(a.write, "w", encoding="utf-8") as f:
-            f.write(page)
+        write_between_markers(a.write, table, "bench.py")
         print(f"table written to {a.write}")
     return 1 if failed else 0

@@ -1,14 +1,16 @@
 """The rebuild trade-off (issue 23): rebuild time and the host's p99 response time against the rebuild
 rate cap, at two host loads, on the Cray ND-12's 8+P+S shape (configs/raid5_8p_s.json).
 
-  python3 tools/rebuild_sweep.py [--out DIR] [--fcal-sim PATH] [--jobs N] [--no-plots]
+  python3 tools/rebuild_sweep.py [--out DIR] [--fcal-sim PATH] [--jobs N] [--no-plots] [--write PAGE]
 
 Every point runs configs/raid5_8p_s.json (9 members RAID 5 and one hot spare, 32 KiB units, member 4
 fails at 100 ms) with 30 MB used per member, Poisson arrivals of 8 KiB I/Os (70 % reads) at one of
 two rates, and volume.rebuild_rate_mbs from LOW to 0 (as fast as it goes). The run lasts long enough
 for the rebuild to end (a point whose rebuild did not end is an error, not a point). Outputs:
 rebuild_sweep.csv and rebuild_tradeoff.png (rebuild time, and the p99 response time of the requests
-that arrived while the rebuild ran, against the cap) in DIR. Standard library plus python3-matplotlib.
+that arrived while the rebuild ran, against the cap) in DIR; the table (and the p99 before the failure)
+printed, and with --write PAGE put into PAGE between its markers `<!-- rebuild_sweep.py: begin -->` and
+`<!-- rebuild_sweep.py: end -->` (docs/controller.md carries them). Standard library plus python3-matplotlib.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from typing import Any
 
 from . import engine
 from .cli import guard, require
+from .page import check_page, write_between_markers
 from .rows import write_csv
 from .sim import Starter, run_sim
 
@@ -83,7 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fcal-sim", default="build/bin/fcal-sim")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--no-plots", action="store_true", help="write the CSV only")
+    ap.add_argument("--write", metavar="PAGE", help="put the table into PAGE between its rebuild_sweep.py markers")
     a = ap.parse_args(argv)
+    if a.write:
+        try:
+            check_page(a.write, TOOL)
+        except (OSError, ValueError) as e:
+            ap.error(f"--write {a.write}: {e}")
     return guard("rebuild_sweep", lambda: sweep(a))
 
 
@@ -96,6 +105,31 @@ def sweep(a: argparse.Namespace) -> int:
     write_csv(rows, os.path.join(a.out, "rebuild_sweep.csv"), FIELDS)
     if not a.no_plots:
         plot(rows, a.out)
-    for r in rows:
-        print(",".join(str(r[k]) for k in FIELDS))
+    lines = table(rows)
+    print("\n".join(lines))
+    if a.write:
+        write_between_markers(a.write, lines, TOOL)
+        print(f"table written to {a.write}")
     return 0
+
+
+TOOL = "rebuild_sweep.py"
+
+
+def table(rows: list[dict[str, Any]]) -> list[str]:
+    """The Markdown table of rebuild time and p99 while rebuilding per cap and load, and the p99 before the failure."""
+    def at(rate: float, load: float) -> dict[str, Any]:
+        return next(r for r in rows if r["rate_mbs"] == rate and r["load_iops"] == load)
+
+    head = ["cap (MB/s)"]
+    for load in LOADS_IOPS:
+        head += [f"rebuild, {load:g} IO/s (s)", f"p99 while rebuilding, {load:g} IO/s (ms)"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for rate in RATES_MBS:
+        cells = [f"{rate:g}" if rate > 0 else "as fast as it goes"]
+        for load in LOADS_IOPS:
+            r = at(rate, load)
+            cells += [f"{r['rebuild_time_s']:.1f}", f"{r['p99_rebuilding_us'] / 1e3:.1f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    before = ", ".join(f"{at(RATES_MBS[0], load)['p99_before_us'] / 1e3:.1f} ms at {load:g} IO/s" for load in LOADS_IOPS)
+    return lines + ["", f"The p99 before the failure (the 0.1 s before it: few requests): {before}."]

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from conftest import ROOT
-from fcal_tools.bench import replace_between_markers
+from fcal_tools.page import replace_between_markers
 
 SKIP_DIRS = {".git", "out", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modules"}
 TEXT_EXT = {".cpp", ".hpp", ".h", ".cc", ".c", ".py", ".sh", ".txt", ".cmake", ".v", ".sv", ".toml", ".json",
