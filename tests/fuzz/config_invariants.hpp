@@ -35,7 +35,7 @@ inline void check_table(const fcal::sim::ParameterTable& table)
     FUZZ_CHECK(config.workload.io_size_bytes <= largest_io_size(config));
     FUZZ_CHECK(config.time_limit_s < longest_delay_s());
     FUZZ_CHECK(config.initiator_port.al_pa != 0x00);
-    FUZZ_CHECK(config.ring.nodes >= config.disk_count + 1);
+    FUZZ_CHECK(config.loop.nodes.size() >= config.disk_count + 1);
 
     const nlohmann::json echo = to_json(config);
     ParameterTable again = fcal_parameters();

@@ -1,6 +1,7 @@
 #include "fcal/controller/volume_controller.hpp"
 
 #include <algorithm>
+#include <ostream>
 #include <set>
 #include <stdexcept>
 
@@ -380,6 +381,10 @@ void VolumeController::disk_inserted(unsigned disk)
 
 void VolumeController::report(nlohmann::json& volume) const
 {
+    volume["member_ios"] = member_ios_;
+    volume["full_row_writes"] = full_rows_;
+    volume["read_modify_writes"] = read_modify_writes_;
+    volume["reconstruct_writes"] = reconstruct_writes_;
     volume["state"] = to_string(health_.state());
     stats_.report(volume);
     volume["data_lost"] = health_.data_lost();
@@ -393,6 +398,16 @@ void VolumeController::report(nlohmann::json& volume) const
         engine_->report(volume);
         volume["rebuild_failure"] = health_.rebuild_failure();
     }
+    if (decode_) {
+        // Stripe units written (docs/controller.md, "DECODE").
+        volume["decode_relocations"] = decode_->relocations();
+        volume["decode_in_place_writes"] = decode_->in_place_writes();
+    }
+}
+
+void VolumeController::print_state(std::ostream& out) const
+{
+    out << " (volume: " << active() << " requests active, " << waiting() << " waiting)";
 }
 
 }  // namespace fcal::controller

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -102,9 +103,12 @@ public:
     std::uint64_t requests_failed() const { return failed_; }
     std::size_t commands_out() const { return owner_.size(); }       // sent, not yet back (lost ones included)
     std::size_t lost_commands_out() const { return lost_out_; }      // sent to a disk since gone, not yet back
-    // state, data_lost, data_lost_reason, failures, spares, degraded reads and writes, phases, the
-    // rebuild's figures, lost_commands_out.
+    // Whole run: member_ios, the RAID 5 write shapes, state, data_lost, data_lost_reason, failures,
+    // spares, degraded reads and writes, phases, the rebuild's figures, lost_commands_out, and
+    // DECODE's relocations.
     void report(nlohmann::json& volume) const;
+    // One part of a diagnosis's line: " (volume: N requests active, M waiting)".
+    void print_state(std::ostream& out) const;
 
 private:
     enum class Kind { Host, Rebuild, Lost };

@@ -116,4 +116,10 @@ loop::OutgoingFrame LockstepTransmitQueue::do_pop_for(phy::AlPa dest)
     return out;
 }
 
+void LockstepTransmitQueue::report(nlohmann::json& j) const
+{
+    rtl_->report(j);
+    j["decisions_compared"] = compared_;
+}
+
 }  // namespace fcal::cosim

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "fcal/cosim/rtl_transmit_queue.hpp"
@@ -29,6 +30,8 @@ public:
     const std::string& divergence() const { return divergence_; }
     std::uint64_t decisions_compared() const { return compared_; }
     RtlTransmitQueue& rtl() { return *rtl_; }
+    // The RTL queue's counters (RtlTransmitQueue::report) and decisions_compared, whole run.
+    void report(nlohmann::json& j) const;
 
 protected:
     void do_push(loop::OutgoingFrame f) override;

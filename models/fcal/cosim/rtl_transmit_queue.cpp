@@ -94,4 +94,11 @@ loop::OutgoingFrame RtlTransmitQueue::do_pop_for(phy::AlPa dest)
     return out;
 }
 
+void RtlTransmitQueue::report(nlohmann::json& j) const
+{
+    const RtlCounters& c = rtl_.counters();
+    j["cycles"] = c.cycles;
+    j["evaluations"] = c.evaluations;
+}
+
 }  // namespace fcal::cosim

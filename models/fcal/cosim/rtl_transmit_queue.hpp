@@ -4,6 +4,7 @@
 // behind each descriptor stays here, in a table indexed by tag. A push or pop runs one RTL clock
 // cycle at the current SystemC time; queries only settle the block's combinational outputs, and
 // their answers are kept until the next cycle or the next query destination.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ public:
 
     CommandFirstRtl& rtl() { return rtl_; }
     const CommandFirstRtl& rtl() const { return rtl_; }
+    // The RTL's own counters, whole run: cycles and evaluations (everything else is the same
+    // whichever implementation of the queue ran).
+    void report(nlohmann::json& j) const;
 
 protected:
     void do_push(loop::OutgoingFrame f) override;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -395,5 +396,15 @@ void Disk::deferred(Deferred& d)
     ++stats_.writes_served;
     notifier_.ready(socket, d.tag);
 }
+
+void Disk::report(nlohmann::json& j) const
+{
+    const bool zoned = params_.model == DiskModel::Zoned;
+    j["model"] = to_string(params_.model);
+    j["capacity_bytes"] = zoned ? capacity_sectors() * params_.zoned.geometry.sector_bytes : 0;
+    stats_.report(j);
+}
+
+void Disk::print_state(std::ostream& out) const { out << "  " << basename() << " holds " << queued() << " commands\n"; }
 
 }  // namespace fcal::disk

@@ -30,8 +30,10 @@
 // keeps no data (reads return zeros).
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -40,6 +42,7 @@
 #include "fcal/disk/concurrent_service.hpp"
 #include "fcal/disk/disk_command.hpp"
 #include "fcal/disk/disk_notifier.hpp"
+#include "fcal/disk/disk_stats.hpp"
 #include "fcal/disk/fixed_mechanism.hpp"
 #include "fcal/disk/mechanism.hpp"
 #include "fcal/disk/read_buffer.hpp"
@@ -83,27 +86,6 @@ inline std::uint64_t fixed_capacity_sectors(const DiskParams& p)
     return static_cast<std::uint64_t>(p.capacity_bytes / kFixedSectorBytes);
 }
 
-struct DiskStats {
-    std::uint64_t commands_accepted = 0;
-    std::uint64_t commands_rejected = 0;    // TASK SET FULL: every queue slot was taken
-    std::uint64_t commands_served = 0;      // Ready notices sent
-    std::uint64_t commands_aborted = 0;     // dropped while holding a slot (CommandKind::Abort)
-    std::uint64_t reads_served = 0;
-    std::uint64_t writes_served = 0;
-    std::uint64_t writes_cached = 0;        // write-back: complete before their media write
-    sc_core::sc_time busy_time;             // actuator: positioning + media transfer (+ pauses); with
-                                            // max_concurrent > 1: some command in service
-    std::size_t max_queue = 0;              // most slots held at once
-    std::uint64_t buffer_bytes_in = 0;      // write data put into the buffer
-    std::uint64_t buffer_bytes_out = 0;     // read data taken from the buffer
-    std::uint64_t media_bytes = 0;          // moved to or from the medium (a WRITE SAME: its whole range)
-    std::uint64_t announcements = 0;        // ReadData notices (partial reads handed to the HBA)
-    std::uint64_t media_pauses = 0;         // the medium waited for buffer room
-    // Sums over every positioning, seconds.
-    std::uint64_t positionings = 0;
-    double overhead_s = 0, seek_s = 0, rotation_s = 0, transfer_s = 0;
-};
-
 class Disk : public sc_core::sc_module {
 public:
     tlm_utils::simple_target_socket<Disk, 32, DiskProtocol> socket;
@@ -119,6 +101,11 @@ public:
     // Sectors the workload may address; 0 for the fixed model (no geometry).
     std::uint64_t capacity_sectors() const { return mechanism_->capacity_sectors(); }
     const Mechanism& mechanism() const { return *mechanism_; }
+    // Its model, its capacity in bytes (0 for the fixed model: no geometry) and what its actuator
+    // did (DiskStats::report), whole run (disk_mechanics).
+    void report(nlohmann::json& j) const;
+    // One line of a diagnosis: "  name holds N commands".
+    void print_state(std::ostream& out) const;
 
 private:
     struct Task {

@@ -88,12 +88,12 @@ void check_delays(const SimConfig& c, const std::vector<Parameter>& parameters)
     // (docs/loop.md, "Timing and round trip"). Each cable alone is rounded to a signed
     // 64-bit count of picoseconds, which this also keeps in range.
     const double word_s = phy::kBitsPerWord / c.loop.baud;  // loop.baud_gbps or the speed's baud
-    const double hop_s = c.ring.hop_m * c.loop.propagation_ns_per_m * 1e-9;
-    const double round_trip_s = c.ring.nodes * (hop_s + c.loop.port_delay_words * word_s);
-    const std::string cable = c.ring.length_m ? "loop.length_m" : "loop.hop_m";
-    check_delay(cable, number(c.ring.length_m ? *c.ring.length_m : c.ring.hop_m) + " m", round_trip_s,
+    const double hop_s = c.loop.hop_m.front() * c.loop.propagation_ns_per_m * 1e-9;
+    const double round_trip_s = static_cast<double>(c.loop.nodes.size()) * (hop_s + c.loop.port_delay_words * word_s);
+    const std::string cable = c.loop_length_m ? "loop.length_m" : "loop.hop_m";
+    check_delay(cable, number(c.loop_length_m ? *c.loop_length_m : c.loop.hop_m.front()) + " m", round_trip_s,
                 "at loop.propagation_ns_per_m = " + number(c.loop.propagation_ns_per_m) + " ns/m (round trip of " +
-                    std::to_string(c.ring.nodes) + " ports)");
+                    std::to_string(c.loop.nodes.size()) + " ports)");
 
     check_dma("initiator", c.initiator, c.workload.io_size_bytes);
     check_dma("target", c.target, c.workload.io_size_bytes);

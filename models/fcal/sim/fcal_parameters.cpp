@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "fcal/sim/member_binding.hpp"
@@ -133,11 +134,26 @@ Parameter per_disk(Parameter p)
     return p;
 }
 
+// The loop's nodes as a count: the builder gives the first ones their ports (controller, disks) and
+// leaves the rest repeat-only (sim/module_configs.hpp).
+class LoopNodeCount final : public FieldBinding {
+public:
+    void store(SimConfig& c, const FieldValue& v) const override { c.loop.nodes.resize(static_cast<std::size_t>(std::get<std::int64_t>(v))); }
+    std::optional<FieldValue> load(const SimConfig& c) const override { return static_cast<std::int64_t>(c.loop.nodes.size()); }
+    bool holds(std::int64_t low, std::int64_t) const override { return low >= 0; }
+};
+
+// One cable length for every hop: the loop's one-value form of its list.
+class LoopEveryHop final : public FieldBinding {
+public:
+    void store(SimConfig& c, const FieldValue& v) const override { c.loop.hop_m = {std::get<double>(v)}; }
+    std::optional<FieldValue> load(const SimConfig& c) const override { return c.loop.hop_m.front(); }
+    bool holds(std::int64_t, std::int64_t) const override { return true; }
+};
+
 // The fields of SimConfig's sections, reached through nested members (sim/member_binding.hpp).
 template <class... M>
 Field loop(M... path) { return at(&SimConfig::loop, path...); }
-template <class... M>
-Field ring(M... path) { return at(&SimConfig::ring, path...); }
 template <class... M>
 Field initiator(M... path) { return at(&SimConfig::initiator, path...); }
 template <class... M>
@@ -180,11 +196,11 @@ void add_loop(ParameterTable& t)
     t.add(derived(real("loop.baud_gbps", loop(&LoopConfig::baud), std::nullopt, 0.1, "Gbaud",
                        "line rate in Gbaud of every link; overrides the standard baud of loop.speed", false, 100.0),
                   "from loop.speed", [](SimConfig& c) { c.loop.baud = phy::baud(c.loop.rate); }));
-    t.add(derived(integer("loop.nodes", ring(&RingConfig::nodes), std::nullopt, 2, 127, "ports",
+    t.add(derived(integer("loop.nodes", std::make_shared<LoopNodeCount>(), std::nullopt, 2, 127, "ports",
                           "L_Ports on the loop; those beyond the controller and the disks only repeat"),
-                  "disk.count+1", [](SimConfig& c) { c.ring.nodes = c.disk_count + 1; }));
-    t.add(non_negative("loop.hop_m", ring(&RingConfig::hop_m), 2.0, "m", "cable length between neighbouring ports"));
-    t.add(optional(real("loop.length_m", ring(&RingConfig::length_m), std::nullopt, 0.0, "m",
+                  "disk.count+1", [](SimConfig& c) { c.loop.nodes.resize(c.disk_count + 1); }));
+    t.add(non_negative("loop.hop_m", std::make_shared<LoopEveryHop>(), 2.0, "m", "cable length between neighbouring ports"));
+    t.add(optional(real("loop.length_m", at(&SimConfig::loop_length_m), std::nullopt, 0.0, "m",
                         "total cable length round the loop, split evenly over the hops; overrides loop.hop_m")));
     t.add(integer("loop.port_delay_words", loop(&LoopConfig::port_delay_words), 6, 1, 1000, "words",
                   "delay of a port that repeats words (retiming buffer)"));

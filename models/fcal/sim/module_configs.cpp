@@ -1,5 +1,6 @@
 #include "fcal/sim/module_configs.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace fcal::sim {
@@ -17,20 +18,16 @@ loop::PortConfig port_config(const std::string& name, phy::AlPa al_pa, const loo
 loop::LoopConfig loop_config(const SimConfig& config, const std::vector<phy::AlPa>& disk_al_pas)
 {
     loop::LoopConfig lc = config.loop;
-    lc.hop_m = {config.ring.hop_m};
     lc.error_seed = loop::derive_seed(config.workload.seed, 0x6C6F6F70 /* "loop" */, 0);  // a stream of its own
-    loop::LoopNode controller;
-    controller.port = port_config("controller", config.initiator_port.al_pa, config.initiator_port);
-    lc.nodes.push_back(controller);
+    // As many nodes as loop.nodes (at least the controller and the disks): these first, the rest only repeat.
+    loop::LoopNode repeater;
+    repeater.passive = true;
+    lc.nodes.assign(std::max(config.loop.nodes.size(), disk_al_pas.size() + 1), repeater);
+    lc.nodes[0] = loop::LoopNode{};
+    lc.nodes[0].port = port_config("controller", config.initiator_port.al_pa, config.initiator_port);
     for (std::size_t d = 0; d < disk_al_pas.size(); ++d) {
-        loop::LoopNode n;
-        n.port = port_config("disk" + std::to_string(d), disk_al_pas[d], config.target_port);
-        lc.nodes.push_back(n);
-    }
-    while (lc.nodes.size() < config.ring.nodes) {
-        loop::LoopNode n;
-        n.passive = true;
-        lc.nodes.push_back(n);
+        lc.nodes[d + 1] = loop::LoopNode{};
+        lc.nodes[d + 1].port = port_config("disk" + std::to_string(d), disk_al_pas[d], config.target_port);
     }
     return lc;
 }

@@ -96,10 +96,10 @@ std::string RunController::diagnosis() const
     std::ostringstream out;
     out << "at " << sc_core::sc_time_stamp().to_seconds() * 1e6 << " us: ";
     system_.workload().print_state(out);
-    if (const controller::VolumeController* volume = system_.volume()) state(*volume, out);
+    if (const controller::VolumeController* volume = system_.volume()) volume->print_state(out);
     if (!system_.on_loop()) {
         out << "\n";
-        for (const disk::Disk* d : system_.disks()) state(*d, out);
+        for (const disk::Disk* d : system_.disks()) d->print_state(out);
         return out.str();
     }
     system_.driver().print_state(out);
@@ -136,13 +136,26 @@ nlohmann::json RunController::results() const
     const host::EraseJob* erase = system_.erase_job();
     j["warmup_ios"] = erase ? 0 : system_.config().warmup_ios;
     if (erase) report_erased(*erase, system_.disks(), j);
-    report(system_.disks(), j);
-    if (const controller::VolumeController* volume = system_.volume()) report(*volume, j);
+    // What the disks' actuators did over the whole run (warm-up included), summed over the disks: means
+    // per positioning, for checking the disk model against its formulas. The model and capacity are
+    // the first disk's (disk.<i>.* overrides may make the others differ).
+    nlohmann::json& mechanics = j["disk_mechanics"];
+    system_.disks().front()->report(mechanics);
+    disk::DiskStats sum;
+    for (const disk::Disk* d : system_.disks()) sum += d->stats();
+    sum.report(mechanics);
+    // Its member commands, RAID 5 write shapes, health, rebuilds and DECODE's relocations
+    // (docs/controller.md, "Degraded mode and rebuild").
+    if (const controller::VolumeController* volume = system_.volume()) volume->report(j["volume"]);
     // Each disk's state, and the events fired, only in runs with scheduled events (docs/faults.md, "Scheduled events").
     if (!system_.events().empty())
         for (std::size_t d = 0; d < system_.config().disk_count; ++d)
             j["disks"][d]["state"] = system_.disk_state(static_cast<unsigned>(d)) == StorageSystem::DiskState::Failed ? "failed" : "present";
-    if (const cosim::RtlTransmitQueue* rtl = system_.rtl_queue()) report(*rtl, system_.lockstep_queue(), j);
+    // RTL-only counters: everything else is the same whichever implementation ran.
+    if (const cosim::LockstepTransmitQueue* lockstep = system_.lockstep_queue())
+        lockstep->report(j["rtl"]);
+    else if (const cosim::RtlTransmitQueue* rtl = system_.rtl_queue())
+        rtl->report(j["rtl"]);
     return j;
 }
 

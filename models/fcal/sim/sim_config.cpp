@@ -173,7 +173,7 @@ void check_elaboration(const SimConfig& c)
     if (c.transport == Transport::Loop && c.loop.ber > 0.0) {
         const phy::LinkTiming timing(c.loop.rate, c.loop.propagation_ns_per_m, c.loop.baud);
         sc_core::sc_time round_trip = sc_core::SC_ZERO_TIME;
-        for (unsigned i = 0; i < c.ring.nodes; ++i) round_trip += timing.cable(c.ring.hop_m) + timing.words(c.loop.port_delay_words);
+        for (std::size_t i = 0; i < c.loop.nodes.size(); ++i) round_trip += timing.cable(c.loop.hop_m.front()) + timing.words(c.loop.port_delay_words);
         if (sc_core::sc_time(c.loop.al_time_s, sc_core::SC_SEC) <= 2 * round_trip)
             throw ConfigError("loop.al_time_us: " + number(c.loop.al_time_s * 1e6) + " us is not above twice the loop's round trip (" +
                               number(2 * round_trip.to_seconds() * 1e6) + " us); with loop.ber above 0 it must be");
@@ -265,7 +265,7 @@ void check_events(const SimConfig& c)
 void resolve(SimConfig& c)
 {
     // A loop of n ports is a ring of n cables.
-    if (c.ring.length_m) c.ring.hop_m = *c.ring.length_m / c.ring.nodes;
+    if (c.loop_length_m) c.loop.hop_m = {*c.loop_length_m / static_cast<double>(c.loop.nodes.size())};
     // The HBAs address the disks in their LBA unit.
     c.initiator.block_bytes = c.target.block_bytes = lba_block_bytes(c);
     if (c.erase_tl_by_disk_count) {
@@ -287,8 +287,8 @@ SimConfig build_config(const ParameterTable& t)
     if (c.rtl.lockstep && c.cmdf_impl != CmdfImpl::Rtl) throw ConfigError("rtl.lockstep: needs cmdf.impl=rtl");
     check_disk_model(c.disk, DiskKeys{});
     for (unsigned i : t.override_disks()) check_disk_model(c.disks[i], DiskKeys{"disk." + std::to_string(i) + "."});
-    if (c.ring.nodes < c.disk_count + 1)
-        throw ConfigError("loop.nodes: " + std::to_string(c.ring.nodes) + " is fewer than disk.count + 1 = " +
+    if (c.loop.nodes.size() < c.disk_count + 1)
+        throw ConfigError("loop.nodes: " + std::to_string(c.loop.nodes.size()) + " is fewer than disk.count + 1 = " +
                           std::to_string(c.disk_count + 1));
     check_hba("initiator", c.initiator_port);
     check_hba("target", c.target_port);

@@ -40,14 +40,6 @@ struct RtlConfig {
     bool lockstep{};
 };
 
-// The loop's size and cables as the keys give them; the loop's own config (loop::LoopConfig, one
-// node and one cable each) is made from them with the ports (sim/module_configs.hpp).
-struct RingConfig {
-    unsigned nodes{};             // every L_Port on the loop, repeat-only ones included
-    double hop_m{};               // cable between neighbours (from loop.length_m / nodes when that is set)
-    std::optional<double> length_m;  // the whole ring's cable, when given
-};
-
 // The LBA unit of volumes and disks.
 constexpr std::uint32_t kVolumeBlockBytes = 512;
 
@@ -65,10 +57,11 @@ struct VolumeConfig {
 };
 
 struct SimConfig {
-    // The loop's own config (its nodes and cables from `ring`), and its ports' (name and AL_PA
-    // given by the system builder; initiator_port.al_pa is the controller's).
+    // The loop's own config, and its ports' (name and AL_PA given by the system builder;
+    // initiator_port.al_pa is the controller's). loop.nodes holds as many nodes as the loop has
+    // (loop.nodes), the builder gives them their ports; loop.hop_m one cable for every hop.
     loop::LoopConfig loop;
-    RingConfig ring;
+    std::optional<double> loop_length_m;  // the whole ring's cable, when given: split over the hops
     loop::PortConfig initiator_port;
     loop::PortConfig target_port;  // every disk's
     hba::HbaParams initiator;       // block_bytes resolved; cmdf the schedule's preset with cmdf.* applied

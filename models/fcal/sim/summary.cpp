@@ -15,7 +15,7 @@ void print_scenario(const SimConfig& c, const nlohmann::json& echo)
 {
     const bool loop = c.transport == Transport::Loop;
     std::string text = std::to_string(c.disk_count) + " disks " +
-                       (loop ? "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.ring.nodes) + " nodes)"
+                       (loop ? "on a " + phy::to_string(c.loop.rate) + " loop (" + std::to_string(c.loop.nodes.size()) + " nodes)"
                              : std::string("behind the ideal transport"));
     char buffer[160];
     switch (c.workload_type) {

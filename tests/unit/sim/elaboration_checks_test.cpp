@@ -59,7 +59,7 @@ TEST_CASE("elaboration checks: AL_TIME must exceed twice the loop's round trip w
     CHECK(config({{"loop.ber", "1e-6"}, {"loop.al_time_us", "1"}, {"transport", "ideal"}}).loop.al_time_s == 1e-6);
     // Longer cables lengthen the round trip: 200 m hops add 17 x 1000 ns, twice 34 us.
     CHECK(contains(refusal({{"loop.ber", "1e-6"}, {"loop.hop_m", "200"}, {"loop.al_time_us", "37"}}), "loop.al_time_us"));
-    CHECK(config({{"loop.ber", "1e-6"}, {"loop.hop_m", "200"}, {"loop.al_time_us", "39"}}).ring.hop_m == 200);
+    CHECK(config({{"loop.ber", "1e-6"}, {"loop.hop_m", "200"}, {"loop.al_time_us", "39"}}).loop.hop_m.front() == 200);
 }
 
 TEST_CASE("elaboration checks: what the workload addresses")

@@ -37,8 +37,8 @@ TEST_CASE("sim_config: the baseline resolves to the specification's defaults")
 
     // The modules' own fields in SI units: a key's value times its unit's scale.
     CHECK(c.loop.rate == LineRate::G2);
-    CHECK(c.ring.nodes == 17);
-    CHECK(c.ring.hop_m == 2.0);
+    CHECK(c.loop.nodes.size() == 17);
+    CHECK(c.loop.hop_m.front() == 2.0);
     CHECK(c.loop.port_delay_words == 6);
     CHECK(c.loop.propagation_ns_per_m == 5.0);
 
@@ -97,22 +97,22 @@ TEST_CASE("sim_config: derived defaults follow the keys they come from")
     t.set("disk.count", "8");
     t.set("workload.queue_depth", "4");
     SimConfig c = build_config(t);
-    CHECK(c.ring.nodes == 9);
+    CHECK(c.loop.nodes.size() == 9);
     CHECK(c.warmup_ios == 320);  // 10 x 4 x 8
 
     t.set("workload.warmup_ios", "0");
     t.set("loop.nodes", "12");
     c = build_config(t);
     CHECK(c.warmup_ios == 0);
-    CHECK(c.ring.nodes == 12);
-    CHECK(c.ring.hop_m == 2.0);
+    CHECK(c.loop.nodes.size() == 12);
+    CHECK(c.loop.hop_m.front() == 2.0);
 
     // A loop of 12 ports has 12 cables.
     t.set("loop.length_m", "30");
     c = build_config(t);
-    CHECK(c.ring.hop_m == Approx(2.5));
+    CHECK(c.loop.hop_m.front() == Approx(2.5));
     t.set("loop.hop_m", "7");  // length_m still wins
-    CHECK(build_config(t).ring.hop_m == Approx(2.5));
+    CHECK(build_config(t).loop.hop_m.front() == Approx(2.5));
 }
 
 TEST_CASE("sim_config: fewer loop nodes than disks plus controller is refused")
@@ -121,7 +121,7 @@ TEST_CASE("sim_config: fewer loop nodes than disks plus controller is refused")
     t.set("loop.nodes", "10");
     CHECK(error_of([&] { build_config(t); }) == "loop.nodes: 10 is fewer than disk.count + 1 = 17");
     t.set("loop.nodes", "17");
-    CHECK(build_config(t).ring.nodes == 17);
+    CHECK(build_config(t).loop.nodes.size() == 17);
 }
 
 TEST_CASE("sim_config: Login_BB_Credit above the incoming buffers is refused")
