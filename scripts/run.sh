@@ -3,6 +3,6 @@
 # baseline scenario").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh fcal-sim fcal-codec fcal-rtl-bench fcal-loop-bench  # the programs; the tests build with scripts/test.sh
 export SC_COPYRIGHT_MESSAGE=DISABLE
 build/bin/fcal-sim "$@"

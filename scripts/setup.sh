@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing (Debian packages only) and builds fcal into build/.
+# Installs what is missing (Debian packages only) and builds fcal into build/: everything, or only the
+# given targets (scripts/run.sh builds the programs alone, not the tests: a first result sooner).
+# Usage: setup.sh [TARGET...]
 # Idempotent: with everything installed and nothing changed it only checks and returns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +27,4 @@ fi
 if [ ! -f build/build.ninja ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-cmake --build build -j "$(nproc)"
+cmake --build build -j "$(nproc)" ${1:+--target "$@"}
