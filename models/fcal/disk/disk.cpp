@@ -397,12 +397,11 @@ void Disk::deferred(Deferred& d)
     notifier_.ready(socket, d.tag);
 }
 
-void Disk::report(nlohmann::json& j) const
+void Disk::report_model(nlohmann::json& j) const
 {
     const bool zoned = params_.model == DiskModel::Zoned;
     j["model"] = to_string(params_.model);
     j["capacity_bytes"] = zoned ? capacity_sectors() * params_.zoned.geometry.sector_bytes : 0;
-    stats_.report(j);
 }
 
 void Disk::print_state(std::ostream& out) const { out << "  " << basename() << " holds " << queued() << " commands\n"; }

@@ -101,9 +101,9 @@ public:
     // Sectors the workload may address; 0 for the fixed model (no geometry).
     std::uint64_t capacity_sectors() const { return mechanism_->capacity_sectors(); }
     const Mechanism& mechanism() const { return *mechanism_; }
-    // Its model, its capacity in bytes (0 for the fixed model: no geometry) and what its actuator
-    // did (DiskStats::report), whole run (disk_mechanics).
-    void report(nlohmann::json& j) const;
+    // Its model and its capacity in bytes (0 for the fixed model: no geometry); what its actuator
+    // did is stats().report (the run's disk_mechanics sums them over the disks).
+    void report_model(nlohmann::json& j) const;
     // One line of a diagnosis: "  name holds N commands".
     void print_state(std::ostream& out) const;
 

@@ -140,7 +140,7 @@ nlohmann::json RunController::results() const
     // per positioning, for checking the disk model against its formulas. The model and capacity are
     // the first disk's (disk.<i>.* overrides may make the others differ).
     nlohmann::json& mechanics = j["disk_mechanics"];
-    system_.disks().front()->report(mechanics);
+    system_.disks().front()->report_model(mechanics);
     disk::DiskStats sum;
     for (const disk::Disk* d : system_.disks()) sum += d->stats();
     sum.report(mechanics);
