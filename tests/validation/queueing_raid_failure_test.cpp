@@ -101,8 +101,8 @@ struct LoopBound {
 // that Command-First preemption lets cut into the write's data. Credit never stalls a circuit:
 // the R_RDY for a frame is back one round trip and 400 ns of frame processing after it, long before
 // the frame after next (9.9 us later) needs it; the HBAs' DMA engines (1.9 us a frame) and processors
-// (43.9 us a command) are faster than the loop; the disks (10 GB/s, no access time) take 1 % of a
-// round's loop time. Not counted: the first command's and the last response's latency, once
+// (43.9 us a command) are faster than the loop; the disks (10 GB/s, no access time) take half a
+// percent of a round's loop time. Not counted: the first command's and the last response's latency, once
 // (about 0.2 ms), and the few host reads.
 LoopBound loop_bound(unsigned n, std::uint64_t rows, std::uint64_t rows_per_round, unsigned ports)
 {
