@@ -57,6 +57,22 @@ Raid5Unit raid5_unit(std::uint64_t i, unsigned n)
     return {parity, (parity + 1 + column) % n, column};
 }
 
+// Sequential requests of `io_size` from LBA 0 on a volume of `disks` disks, disk `failed` failing at
+// 0 ms; writes come as Poisson arrivals (50/s: the first after the failure), reads one at a time.
+Sets sequential_after_failure(const std::string& disks, const std::string& raid, const std::string& io_size, bool read,
+                              const std::string& measured, const std::string& failed)
+{
+    Sets sets = {{"disk.count", disks},          {"volume.raid", raid},       {"workload.lba", "sequential"},
+                 {"workload.io_size", io_size}, {"workload.measured_ios", measured}, {"event.0.at_ms", "0"},
+                 {"event.0.kind", "fail"},       {"event.0.disk", failed}};
+    if (read)
+        sets.push_back({"workload.queue_depth", "1"});
+    else
+        for (const auto& kv : Sets{{"workload.read_fraction", "0"}, {"workload.type", "open"}, {"workload.rate_iops", "50"}})
+            sets.push_back(kv);
+    return sets;
+}
+
 void balanced(const nlohmann::json& r)
 {
     const std::uint64_t issued = r["issued_ios"], completed = r["completed_ios"], failed = r["failed_ios"], out = r["outstanding_ios"];
@@ -195,15 +211,7 @@ TEST_CASE("degraded RAID 5 reads of the failed member cost n-1 disk reads, the o
     // Sequential whole-unit reads from LBA 0, one at a time: request i reads volume unit i. Member 2
     // of 5 fails before the first request reaches it (unit 0 is on disk 0).
     constexpr unsigned n = 5, failed = 2;
-    const Run r = run({{"disk.count", "5"},
-                       {"volume.raid", "raid5"},
-                       {"workload.lba", "sequential"},
-                       {"workload.io_size", "64K"},
-                       {"workload.queue_depth", "1"},
-                       {"workload.measured_ios", "300"},
-                       {"event.0.at_ms", "0"},
-                       {"event.0.kind", "fail"},
-                       {"event.0.disk", "2"}});
+    const Run r = run(sequential_after_failure("5", "raid5", "64K", true, "300", "2"));
     const std::uint64_t requests = r.results["issued_ios"];
     std::vector<std::uint64_t> units(n, 0);
     std::uint64_t degraded = 0;
@@ -240,17 +248,7 @@ TEST_CASE("degraded RAID 5 writes of one unit cost what the table gives for the 
     //   the written member's:  d-k = n-2 reads (the other data), u = 1 write  (the parity);
     //   another data member's: u+1 = 2 reads (data, parity),    u+1 = 2 writes (read-modify-write).
     constexpr unsigned n = 5, failed = 2;
-    const Run r = run({{"disk.count", "5"},
-                       {"volume.raid", "raid5"},
-                       {"workload.lba", "sequential"},
-                       {"workload.io_size", "64K"},
-                       {"workload.read_fraction", "0"},
-                       {"workload.type", "open"},
-                       {"workload.rate_iops", "50"},
-                       {"workload.measured_ios", "300"},
-                       {"event.0.at_ms", "0"},
-                       {"event.0.kind", "fail"},
-                       {"event.0.disk", "2"}});
+    const Run r = run(sequential_after_failure("5", "raid5", "64K", false, "300", "2"));
     const std::uint64_t requests = r.results["issued_ios"];
     std::vector<std::uint64_t> reads(n, 0), writes(n, 0);
     std::uint64_t parity_lost = 0, own_lost = 0, other_lost = 0;
@@ -300,17 +298,7 @@ TEST_CASE("degraded RAID 5 full-row writes write the n-1 survivors and read noth
     // With a member missing the row still needs no read: n-1 writes (the parity's member missing: the
     // d data units; a data member's: the other data and the parity).
     constexpr unsigned n = 5, failed = 3;
-    const Run r = run({{"disk.count", "5"},
-                       {"volume.raid", "raid5"},
-                       {"workload.lba", "sequential"},
-                       {"workload.io_size", "256K"},
-                       {"workload.read_fraction", "0"},
-                       {"workload.type", "open"},
-                       {"workload.rate_iops", "50"},
-                       {"workload.measured_ios", "200"},
-                       {"event.0.at_ms", "0"},
-                       {"event.0.kind", "fail"},
-                       {"event.0.disk", "3"}});
+    const Run r = run(sequential_after_failure("5", "raid5", "256K", false, "200", "3"));
     const std::uint64_t requests = r.results["issued_ios"];
     for (unsigned d = 0; d < n; ++d) {
         INFO("disk " << d);
@@ -327,17 +315,7 @@ TEST_CASE("degraded RAID 1 writes go to the surviving copy alone; the intact pai
     // Two mirrored pairs (disks 0+1, 2+3) striped as RAID 0: sequential unit writes alternate between
     // them, request i on pair i mod 2. Disk 1 fails at 0 ms, before the first Poisson arrival: pair 0's
     // writes cost 1 write (disk 0), pair 1's 2.
-    const Run r = run({{"disk.count", "4"},
-                       {"volume.raid", "raid1"},
-                       {"workload.lba", "sequential"},
-                       {"workload.io_size", "64K"},
-                       {"workload.read_fraction", "0"},
-                       {"workload.type", "open"},
-                       {"workload.rate_iops", "50"},
-                       {"workload.measured_ios", "300"},
-                       {"event.0.at_ms", "0"},
-                       {"event.0.kind", "fail"},
-                       {"event.0.disk", "1"}});
+    const Run r = run(sequential_after_failure("4", "raid1", "64K", false, "300", "1"));
     const std::uint64_t requests = r.results["issued_ios"];
     const std::uint64_t on_pair_0 = (requests + 1) / 2, on_pair_1 = requests / 2;
     CHECK(r.writes == std::vector<std::uint64_t>{on_pair_0, 0, on_pair_1, on_pair_1});
