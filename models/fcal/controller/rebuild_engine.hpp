@@ -3,7 +3,8 @@
 // round by round as RebuildPlan lays them out: a round's reads first, then, when all
 // are back, its write. Up to `rounds_in_flight` rounds are under way at once, so that the survivors'
 // reads of later rounds overlap the spare's write of earlier ones and an idle rebuild runs at the
-// rate of its bottleneck. With a rate cap, rounds start at least round bytes / rate apart (a token
+// rate of its bottleneck (on a loop only if the rounds in flight hide their latency:
+// docs/controller.md, "The loop-bound rebuild"). With a rate cap, rounds start at least round bytes / rate apart (a token
 // bucket one round deep: time lost is not caught up).
 //
 // The rows of the rounds under way, and a row only part rebuilt, are locked: the controller holds back
