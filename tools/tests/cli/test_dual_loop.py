@@ -84,3 +84,21 @@ def test_a_second_loop_gives_1_8_to_2_times_a_loop_bound_workload(fcal_sim, tmp_
     a, b = load_results(tmp_path / "one.json")["results"], load_results(tmp_path / "two.json")["results"]
     assert 0.98 * bound <= a["mb_per_s"] <= bound, f"one loop: {a['mb_per_s']:.1f} MB/s, bound {bound:.1f}"
     assert 1.8 <= b["mb_per_s"] / a["mb_per_s"] <= 2.0, f"two loops / one: {b['mb_per_s']:.1f} / {a['mb_per_s']:.1f}"
+
+
+def test_a_drive_failure_reaches_both_ports_and_a_raid5_volume_survives_a_loop_failure(fcal_sim, tmp_path):
+    # A drive fails behind both of its ports: its I/Os fail with CHECK CONDITION whichever loop they took.
+    a = run(fcal_sim, tmp_path, "disk.json", *DUAL, *sets("driver.multipath=round_robin", "event.0.at_ms=10",
+                                                         "event.0.kind=fail", "event.0.disk=2", "event.1.at_ms=30",
+                                                         "event.1.kind=loop_fail", "event.1.loop=1"))
+    assert a["issued_ios"] == a["completed_ios"] + a["failed_ios"] and a["outstanding_ios"] == 0
+    assert all("disk 2: CHECK CONDITION" in f for f in a["failures"]), a["failures"]
+    assert a["disks"][2]["state"] == "failed" and [l["state"] for l in a["loops"]] == ["up", "down"]
+    # A RAID 5 volume's member commands are I/Os like any other: they fail over too.
+    r = fcal_sim(*sets("volume.raid=raid5", "disk.count=5", "workload.measured_ios=600", "loop.count=2",
+                       "driver.multipath=least_queue", "initiator.link_down_ms=5"), *FAIL0, "--quiet",
+                 "--stats-json", tmp_path / "raid.json")
+    assert r.code == 0, r.err
+    v = load_results(tmp_path / "raid.json")["results"]
+    assert v["issued_ios"] == v["completed_ios"] and v["failed_ios"] == 0 and v["failovers"] >= 1, \
+        f"issued {v['issued_ios']}, completed {v['completed_ios']}, failed {v['failed_ios']}, failovers {v['failovers']}"
