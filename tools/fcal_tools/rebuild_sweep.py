@@ -19,9 +19,7 @@ import os
 from typing import Any
 
 from . import engine
-from .cli import guard, require
-from .page import check_page, write_between_markers
-from .rows import write_csv
+from .figure_tool import figure_main, finish
 from .sim import Starter, run_sim
 
 CONFIG = os.path.join(os.path.dirname(__file__), "..", "..", "configs", "raid5_8p_s.json")
@@ -81,36 +79,13 @@ def plot(rows: list[dict[str, Any]], out: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default="docs/raid")
-    ap.add_argument("--fcal-sim", default="build/bin/fcal-sim")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--no-plots", action="store_true", help="write the CSV only")
-    ap.add_argument("--write", metavar="PAGE", help="put the table into PAGE between its rebuild_sweep.py markers")
-    a = ap.parse_args(argv)
-    if a.write:
-        try:
-            check_page(a.write, TOOL)
-        except (OSError, ValueError) as e:
-            ap.error(f"--write {a.write}: {e}")
-    return guard("rebuild_sweep", lambda: sweep(a))
+    return figure_main(argv, __doc__ or "", "rebuild_sweep", TOOL, "docs/raid", sweep)
 
 
 def sweep(a: argparse.Namespace) -> int:
-    if not a.no_plots:
-        require("rebuild_sweep", "matplotlib", "drawing the figure (or --no-plots)")
-    os.makedirs(a.out, exist_ok=True)
     pts = [{"rate_mbs": rate, "load_iops": load} for load in LOADS_IOPS for rate in RATES_MBS]
     rows = engine.run_all(run, [(a.fcal_sim, p) for p in pts], a.jobs)
-    write_csv(rows, os.path.join(a.out, "rebuild_sweep.csv"), FIELDS)
-    if not a.no_plots:
-        plot(rows, a.out)
-    lines = table(rows)
-    print("\n".join(lines))
-    if a.write:
-        write_between_markers(a.write, lines, TOOL)
-        print(f"table written to {a.write}")
-    return 0
+    return finish(a, TOOL, rows, "rebuild_sweep.csv", FIELDS, lambda: plot(rows, a.out), table(rows))
 
 
 TOOL = "rebuild_sweep.py"

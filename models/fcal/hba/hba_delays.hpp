@@ -16,11 +16,12 @@ struct HbaDelays {
           task_set_full_retry(p.task_set_full_retry_s, sc_core::SC_SEC),
           exchange_timeout(p.exchange_timeout_s, sc_core::SC_SEC),
           abts_timeout(p.abts_timeout_s, sc_core::SC_SEC),
-          data_timeout(p.data_timeout_s, sc_core::SC_SEC)
+          data_timeout(p.data_timeout_s, sc_core::SC_SEC),
+          link_down(p.link_down_s, sc_core::SC_SEC)
     {
     }
     sc_core::sc_time cmd_exec, xfer_rdy_or_rsp, frame_proc, single_frame_transfer;
-    sc_core::sc_time task_set_full_retry, exchange_timeout, abts_timeout, data_timeout;
+    sc_core::sc_time task_set_full_retry, exchange_timeout, abts_timeout, data_timeout, link_down;
 };
 
 }  // namespace fcal::hba

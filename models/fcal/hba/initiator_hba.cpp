@@ -1,5 +1,7 @@
 #include "fcal/hba/initiator_hba.hpp"
 
+#include <algorithm>
+
 #include "fcal/fcp/basic_link_service.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 
@@ -65,6 +67,10 @@ void InitiatorHba::work_done(Work& w)
     }
     case kFrameProcessed:
         port_.release_buffer();
+        if (down_) {
+            ++link_down_frames_;
+            return;
+        }
         handle(fcp::fc_frame_of(*w.frame), w.frame);
         return;
     case kCommandFetched: send_command(w.id, w.serial); return;
@@ -88,8 +94,12 @@ void InitiatorHba::work_done(Work& w)
 
 void InitiatorHba::deadline(Deadline& d)
 {
+    if (d.link) {
+        if (d.epoch == epoch_) report_link_down();
+        return;
+    }
     if (d.retry) {
-        submit(retries_.due());
+        if (d.epoch == epoch_) submit(retries_.due());
         return;
     }
     Active& a = exchanges_.at(d.ox_id);  // a running timer's exchange is open
@@ -100,6 +110,7 @@ void InitiatorHba::deadline(Deadline& d)
 // Hand a frame to the outgoing FIFO, or hold it while its FIFO is full.
 void InitiatorHba::transmit(std::shared_ptr<const loop::LoopFrame> frame)
 {
+    if (down_) return;  // no signal: nothing goes out
     held_.transmit(std::move(frame), port_.transmit_queue(), [this](HeldFrames::FramePtr f) { port_.queue_frame(std::move(f)); });
 }
 
@@ -125,6 +136,11 @@ InitiatorHba::Active* InitiatorHba::live(std::uint16_t ox_id, std::uint64_t seri
 
 void InitiatorHba::submit(IoRequest* io)
 {
+    if (down_) {
+        // The driver does not know yet: the I/O goes back with the others at the report.
+        lost_.push_back(io);
+        return;
+    }
     const std::uint16_t ox_id = ox_ids_.acquire();
     fcp::ExchangeSpec spec;
     spec.initiator = port_.al_pa();
@@ -142,7 +158,7 @@ void InitiatorHba::submit(IoRequest* io)
     a.exchange.emplace(spec);
     a.serial = ++last_serial_;
     const std::uint64_t serial = a.serial;
-    a.timer = timers_.start(delays_.exchange_timeout, Deadline{ox_id, serial, false});
+    a.timer = timers_.start(delays_.exchange_timeout, Deadline{ox_id, serial, false, false, epoch_});
     exchanges_.emplace(ox_id, std::move(a));
     // Execute the command, then fetch its description from host memory and build FCP_CMND.
     cpu_.run(delays_.cmd_exec, {kCommandExecuted, ox_id, false, serial, nullptr});
@@ -159,7 +175,10 @@ void InitiatorHba::send_command(std::uint16_t ox_id, std::uint64_t serial)
 void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
 {
     const fcp::FcFrame& f = fcp::fc_frame_of(frame);
-    if (on_wire) on_wire(*active(f.ox_id).io, frame.words());
+    // (A frame queued before the link went down may still leave.)
+    const Active* sent_for = find(f.ox_id);
+    if (!sent_for) return;
+    if (on_wire) on_wire(*sent_for->io, frame.words());
     if (f.iu == fcp::InformationUnit::Command) {
         // An aborted exchange's FCP_CMND may still have been in the FIFO.
         const Active* a = find(f.ox_id);
@@ -173,7 +192,8 @@ void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
 
 void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
-    if (on_wire) on_wire(*active(fcp::fc_frame_of(*frame).ox_id).io, frame->words());
+    if (on_wire && !down_)
+        if (const Active* a = find(fcp::fc_frame_of(*frame).ox_id)) on_wire(*a->io, frame->words());
     frame_proc_.run(delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
 }
 
@@ -215,7 +235,7 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
             IoRequest* io = a.io;
             close(ox_id);
             retries_.hold(io);
-            timers_.start(delays_.task_set_full_retry, Deadline{0, 0, true});
+            timers_.start(delays_.task_set_full_retry, Deadline{0, 0, true, false, epoch_});
             break;
         }
         if (a.data_jobs_pending > 0)
@@ -252,7 +272,7 @@ void InitiatorHba::send_abts(std::uint16_t ox_id)
     dma_.cancel_exchange(a.serial);
     // Its frames still waiting for FIFO room never go out.
     held_.drop_exchange(ox_id);
-    a.timer = timers_.start(delays_.abts_timeout, Deadline{ox_id, a.serial, false});
+    a.timer = timers_.start(delays_.abts_timeout, Deadline{ox_id, a.serial, false, false, epoch_});
     transmit(fcp::make_abts(a.exchange->spec()));
 }
 
@@ -261,6 +281,53 @@ void InitiatorHba::give_up(std::uint16_t ox_id, std::string reason)
     IoRequest* io = exchanges_.at(ox_id).io;
     close(ox_id);
     if (completion_) completion_->io_aborted(io, reason);
+}
+
+// Loss of signal: every exchange ends here at once — its timer, DMA work, held frames and the steps
+// queued for it come to nothing (the steps find no live exchange) — and its OX_ID is quarantined:
+// the targets' frames still on their way are late frames. The requests waiting out a TASK SET FULL
+// go back too. The driver hears of it all after link_down.
+void InitiatorHba::link_lost()
+{
+    if (down_) return;
+    down_ = true;
+    down_reported_ = false;
+    lost_at_ = sc_time_stamp();
+    ++epoch_;
+    std::vector<std::uint16_t> open;
+    for (const auto& [ox_id, a] : exchanges_) open.push_back(ox_id);
+    // In the order the HBA took them (serials grow).
+    std::sort(open.begin(), open.end(), [this](std::uint16_t x, std::uint16_t y) { return exchanges_.at(x).serial < exchanges_.at(y).serial; });
+    for (std::uint16_t ox_id : open) {
+        Active& a = exchanges_.at(ox_id);
+        // An exchange already being aborted was given up by the driver's account as well: it goes back too.
+        lost_.push_back(a.io);
+        dma_.cancel_exchange(a.serial);
+        held_.drop_exchange(ox_id);
+        close(ox_id);
+        ox_ids_.quarantine(ox_id);
+    }
+    while (IoRequest* io = retries_.due()) lost_.push_back(io);
+    timers_.start(delays_.link_down, Deadline{0, 0, false, true, epoch_});
+}
+
+void InitiatorHba::report_link_down()
+{
+    down_reported_ = true;
+    std::vector<IoRequest*> ios;
+    ios.swap(lost_);
+    if (link_listener_) link_listener_->link_down(this, ios, lost_at_);
+}
+
+// The link is back (loop initialization is not modelled: at once). A failure not yet reported is
+// reported first, so that the driver has every I/O back before it hears the link is up.
+void InitiatorHba::link_restored()
+{
+    if (!down_) return;
+    if (!down_reported_) report_link_down();
+    ++epoch_;
+    down_ = false;
+    if (link_listener_) link_listener_->link_up(this);
 }
 
 void InitiatorHba::report(nlohmann::json& j) const
@@ -272,6 +339,7 @@ void InitiatorHba::report(nlohmann::json& j) const
     j["abts_timeouts"] = abts_timeouts();
     j["late_frames"] = late_frames();
     j["sequence_errors"] = sequence_errors();
+    j["link_down_frames"] = link_down_frames_;
 }
 
 }  // namespace fcal::hba

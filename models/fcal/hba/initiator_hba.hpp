@@ -16,6 +16,11 @@
 // or abts_timeout without one, closes it, and the driver hears io_aborted(); frames that arrive for
 // it in between (or, after giving up on BA_ACC, at any time) are dropped and counted (late_frames).
 //
+// Loop failure (docs/faults.md, "Loop failure"): link_lost() at the loss of signal: the HBA sends
+// nothing more, discards every frame that reaches it and drops all it holds for its exchanges (their
+// OX_IDs quarantined, so that a frame of theirs that still comes is a late frame); after link_down
+// it gives the I/Os back to its LinkListener. link_restored() makes it work again.
+//
 // The HBA glues its servers (processors, DMA engine) to pieces with one job each: the OX_IDs
 // (ExchangeIdPool), the frames waiting for FIFO room (HeldFrames), the TASK SET FULL reissues
 // (TaskSetFullRetry) and the exchange recovery (ExchangeRecovery); its one timer facility holds the
@@ -38,6 +43,7 @@
 #include "fcal/hba/hba_params.hpp"
 #include "fcal/hba/held_frames.hpp"
 #include "fcal/hba/io_request.hpp"
+#include "fcal/hba/link_listener.hpp"
 #include "fcal/hba/service_queue.hpp"
 #include "fcal/hba/single_frame_transfers.hpp"
 #include "fcal/hba/task_set_full_retry.hpp"
@@ -61,6 +67,13 @@ public:
                  std::unique_ptr<loop::TransmitQueue> transmit_queue);
 
     void set_completion(HbaCompletion* completion) { completion_ = completion; }
+    void set_link_listener(LinkListener* listener) { link_listener_ = listener; }
+    // Loss of signal on its loop, and its return (docs/faults.md, "Loop failure").
+    void link_lost();
+    void link_restored();
+    bool link_up() const { return !down_; }
+    // Frames that reached it while its link was down, discarded.
+    std::uint64_t frames_discarded_link_down() const { return link_down_frames_; }
     // Observation hooks for the statistics: an FCP_CMND went on the wire after waiting `wait` in the
     // HBA (queued to SOF); data payload crossed the loop to or from this HBA.
     std::function<void(const IoRequest&, const sc_core::sc_time& wait)> on_command_sent;
@@ -88,7 +101,8 @@ public:
     // Frames dropped because an earlier frame of their exchange never came.
     std::uint64_t sequence_errors() const { return recovery_.sequence_errors(); }
     // Whole run: tx_frames_held, task_set_full_retries and the recovery's aborts, ba_acc_received,
-    // abts_timeouts, late_frames, sequence_errors (docs/faults.md, "FCP recovery").
+    // abts_timeouts, late_frames, sequence_errors (docs/faults.md, "FCP recovery"), link_down_frames
+    // (docs/faults.md, "Loop failure").
     void report(nlohmann::json& j) const;
     loop::LPort& port() { return port_; }
     const ServiceQueue& processor() const { return cpu_; }
@@ -109,10 +123,14 @@ private:
     void work_done(Work& work) override;
     // A deadline on the HBA's timers: an exchange's timeout (exchange_timeout, then abts_timeout once
     // aborting), or (`retry`) the oldest request refused with TASK SET FULL is due to be reissued.
+    // `link`: the link-down report is due. A retry's or the report's deadline set before the link
+    // went down (or came back) belongs to an earlier `epoch` and does nothing.
     struct Deadline {
         std::uint16_t ox_id = 0;
         std::uint64_t serial = 0;
         bool retry = false;
+        bool link = false;
+        std::uint32_t epoch = 0;
     };
     using Timers = kernel::Timers<Deadline>;
     struct Active {
@@ -137,6 +155,7 @@ private:
     void deliver_response(std::uint16_t ox_id);
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped, its OX_ID released
     void deadline(Deadline& d);
+    void report_link_down();
     // ExchangeRecovery::Actions.
     void send_abts(std::uint16_t ox_id) override;
     void give_up(std::uint16_t ox_id, std::string reason) override;
@@ -158,6 +177,14 @@ private:
     ExchangeRecovery recovery_;
     Timers timers_;  // the exchanges' timeouts and the reissues after TASK SET FULL
     std::uint64_t last_serial_ = 0;
+    // Loop failure.
+    LinkListener* link_listener_ = nullptr;
+    bool down_ = false;
+    bool down_reported_ = false;
+    sc_core::sc_time lost_at_;
+    std::uint32_t epoch_ = 0;
+    std::vector<IoRequest*> lost_;  // the I/Os to give back, in the order taken
+    std::uint64_t link_down_frames_ = 0;
 };
 
 }  // namespace fcal::hba

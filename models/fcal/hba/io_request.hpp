@@ -28,6 +28,11 @@ struct IoRequest {
     std::string failure;
     // The target answered with SCSI status CHECK CONDITION (its drive failed; set by the initiator HBA).
     bool check_condition = false;
+    // Multipath (docs/host.md, "Dual loops and multipath"): the loop (path) the driver sent it on, and,
+    // once the driver has moved it off a failed loop, when that loop failed.
+    unsigned path = 0;
+    bool failed_over = false;
+    sc_core::sc_time failover_from;
     bool failed() const { return !failure.empty(); }
 };
 

@@ -21,6 +21,10 @@ void TargetHba::work_done(Work& w)
     switch (w.step) {
     case kFrameProcessed:
         port_.release_buffer();
+        if (down_) {  // no signal: what reaches it is lost
+            ++link_down_frames_;
+            return;
+        }
         handle(fcp::fc_frame_of(*w.frame));
         return;
     case kCommandDelivered: cpu_.run(delays_.cmd_exec, {kCommandExecuted, w.id, false, w.serial, nullptr}); return;
@@ -59,7 +63,7 @@ void TargetHba::work_done(Work& w)
         if (live(w.id, w.serial)) send_response(w.id);
         return;
     case kBaAccBuilt:
-    case kFailureBuilt: port_.queue_frame(std::move(w.frame)); return;
+    case kFailureBuilt: send(std::move(w.frame)); return;
     }
 }
 
@@ -249,6 +253,22 @@ void TargetHba::send_response(std::uint16_t rx_id)
     timers_.cancel(active(rx_id).timer);
     port_.queue_frame(active(rx_id).exchange->make_response());
     close(rx_id);
+}
+
+void TargetHba::send(std::shared_ptr<const loop::LoopFrame> frame)
+{
+    if (!down_) port_.queue_frame(std::move(frame));
+}
+
+// Loss of signal: every open exchange is dropped where it is (its disk command aborted, its work to
+// nothing), as for an ABTS but without an answer. What the disk had already finished for one (a
+// write-back completion under way) comes back for an aborted tag and is ignored.
+void TargetHba::link_lost()
+{
+    down_ = true;
+    std::vector<std::uint16_t> open;
+    for (const auto& [rx_id, a] : exchanges_) open.push_back(rx_id);
+    for (std::uint16_t rx_id : open) drop(rx_id);
 }
 
 void TargetHba::close(std::uint16_t rx_id)

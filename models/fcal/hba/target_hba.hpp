@@ -17,6 +17,9 @@
 // A failed drive (drive_failed(); docs/faults.md, "Scheduled events"): the port stays on the loop;
 //   every open exchange is dropped as for an ABTS and answered FCP_RSP CHECK CONDITION (rsp_gen), and so
 //   is every later command, without reaching the disk.
+// Loop failure (docs/faults.md, "Loop failure"): link_lost() drops every open exchange as for an
+//   ABTS (the disk drops its commands) and from then on the HBA sends nothing and discards every frame
+//   that reaches it, until link_restored().
 // ABTS (docs/faults.md, "FCP recovery"): the exchange is dropped wherever it is,
 //   the disk told to drop its command (kind Abort), and BA_ACC built (rsp_gen) and sent. A write whose
 //   burst has not all come within data_timeout of its FCP_XFER_RDY is dropped the same way, unasked.
@@ -58,6 +61,10 @@ public:
     // The drive behind this interface has failed, for good.
     void drive_failed();
     bool failed() const { return drive_failed_; }
+    // Loss of signal on its loop, and its return (docs/faults.md, "Loop failure").
+    void link_lost();
+    void link_restored() { down_ = false; }
+    bool link_up() const { return !down_; }
 
     std::size_t open_exchanges() const { return exchanges_.size(); }
     // Commands answered TASK SET FULL because the disk had no free queue slot.
@@ -70,7 +77,12 @@ public:
     std::uint64_t data_timeouts() const { return recovery_.data_timeouts(); }
     // Write data frames dropped because an earlier one of their exchange never came.
     std::uint64_t sequence_errors() const { return recovery_.sequence_errors(); }
-    void report(nlohmann::json& j) const { recovery_.report(j); }  // late_frames, data_timeouts, sequence_errors, whole run
+    // late_frames, data_timeouts, sequence_errors, link_down_frames (discarded while its link was down), whole run.
+    void report(nlohmann::json& j) const
+    {
+        recovery_.report(j);
+        j["link_down_frames"] = link_down_frames_;
+    }
     loop::LPort& port() { return port_; }
     const DmaEngine& dma() const { return dma_; }
     const SingleFrameTransfers& single_frame_transfers() const { return sft_; }
@@ -117,6 +129,7 @@ private:
     void send_xfer_rdy(std::uint16_t rx_id);
     void send_response(std::uint16_t rx_id);
     void close(std::uint16_t rx_id);  // forget the exchange, its RX_ID released
+    void send(std::shared_ptr<const loop::LoopFrame> frame);  // to the port, unless the link is down
     Active& active(std::uint16_t rx_id);
 
     HbaParams params_;
@@ -130,6 +143,8 @@ private:
     ExchangeIdPool rx_ids_;
     std::uint64_t task_set_full_ = 0;
     bool drive_failed_ = false;
+    bool down_ = false;
+    std::uint64_t link_down_frames_ = 0;
     std::uint64_t last_serial_ = 0;
     TargetRecovery recovery_;
     Timers timers_;

@@ -21,7 +21,7 @@ void validate(const DeviceDriverParams& params)
 }
 
 DeviceDriver::DeviceDriver(sc_core::sc_module_name name, const DeviceDriverParams& params)
-    : sc_module(name), params_(params), per_disk_(params.disk_outstanding)
+    : sc_module(name), params_(params), selector_(params.multipath), per_disk_(params.disk_outstanding)
 {
     validate(params_);
     arrival_time_ = sc_time(params_.arrival_processing_s, sc_core::SC_SEC);
@@ -31,16 +31,50 @@ DeviceDriver::DeviceDriver(sc_core::sc_module_name name, const DeviceDriverParam
     dont_initialize();
 }
 
+void DeviceDriver::set_hba(hba::HbaFrontEnd* hba)
+{
+    hbas_.clear();
+    paths_.clear();
+    add_path(hba);
+}
+
+void DeviceDriver::add_path(hba::HbaFrontEnd* hba)
+{
+    hbas_.push_back(hba);
+    paths_.push_back(PathState{});
+}
+
+std::size_t DeviceDriver::in_hba() const
+{
+    std::size_t n = 0;
+    for (const PathState& p : paths_) n += p.outstanding;
+    return n;
+}
+
+std::size_t DeviceDriver::path_of(const hba::HbaFrontEnd* hba) const
+{
+    for (std::size_t p = 0; p < hbas_.size(); ++p)
+        if (hbas_[p] == hba) return p;
+    throw std::logic_error("device driver: an HBA that is none of its paths");
+}
+
+void DeviceDriver::set_outstanding(std::size_t path, std::size_t n)
+{
+    paths_[path].outstanding = n;
+    paths_[path].room = n < params_.max_outstanding;
+}
+
 void DeviceDriver::submit(hba::IoRequest* io)
 {
     ++submitted_;
+    io->failed_over = false;
     ++arrivals_on_cpu_;
     enqueue(Job{io, JobKind::Arrival, {}});
 }
 
 void DeviceDriver::io_complete(hba::IoRequest* io)
 {
-    if (in_hba_ == 0) {
+    if (io->path >= paths_.size() || paths_[io->path].outstanding == 0) {
         SC_REPORT_ERROR(name(), "io_complete for a request the HBA was never given");
         return;
     }
@@ -51,7 +85,7 @@ void DeviceDriver::io_complete(hba::IoRequest* io)
 
 void DeviceDriver::io_aborted(hba::IoRequest* io, const std::string& reason)
 {
-    if (in_hba_ == 0) {
+    if (io->path >= paths_.size() || paths_[io->path].outstanding == 0) {
         SC_REPORT_ERROR(name(), "io_aborted for a request the HBA was never given");
         return;
     }
@@ -64,13 +98,45 @@ void DeviceDriver::io_aborted(hba::IoRequest* io, const std::string& reason)
 // for its disk (if any) goes on.
 void DeviceDriver::free_slot(hba::IoRequest* io)
 {
-    --in_hba_;
-    if (!waiting_.empty()) {
+    set_outstanding(io->path, paths_[io->path].outstanding - 1);
+    drain_waiting();
+    if (hba::IoRequest* next = per_disk_.release(io->target)) pass(next);
+}
+
+void DeviceDriver::drain_waiting()
+{
+    while (!waiting_.empty()) {
+        const auto path = selector_.choose(paths_);
+        if (!path) return;
         hba::IoRequest* next = waiting_.front();
         waiting_.pop_front();
-        to_hba(next);
+        to_hba(next, *path);
     }
-    if (hba::IoRequest* next = per_disk_.release(io->target)) pass(next);
+}
+
+// The HBA lost its loop: what it held comes back, each request freeing its slot and then, after
+// completion processing, going out again on a path that is up.
+void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at)
+{
+    const std::size_t path = path_of(hba);
+    paths_[path].up = false;
+    for (hba::IoRequest* io : ios) {
+        if (io->path != path || paths_[path].outstanding == 0) {
+            SC_REPORT_ERROR(name(), "link_down gave back a request the HBA was never given");
+            return;
+        }
+        io->failed_over = true;
+        io->failover_from = lost_at;
+        free_slot(io);
+        ++failovers_on_cpu_;
+        enqueue(Job{io, JobKind::Failover, {}});
+    }
+}
+
+void DeviceDriver::link_up(const hba::HbaFrontEnd* hba)
+{
+    paths_[path_of(hba)].up = true;
+    drain_waiting();
 }
 
 void DeviceDriver::enqueue(const Job& job)
@@ -114,6 +180,11 @@ void DeviceDriver::cpu_done()
         job.io->completed = sc_core::sc_time_stamp();
         if (on_complete_) on_complete_(job.io);
         break;
+    case JobKind::Failover:
+        --failovers_on_cpu_;
+        ++failovers_;
+        dispatch(job.io);
+        break;
     case JobKind::Completion:
         --completions_on_cpu_;
         if (job.io->check_condition) {
@@ -127,6 +198,12 @@ void DeviceDriver::cpu_done()
         }
         ++completed_;
         job.io->completed = sc_core::sc_time_stamp();
+        if (job.io->failed_over) {
+            const double t = (job.io->completed - job.io->failover_from).to_seconds();
+            ++failover_completions_;
+            failover_time_sum_s_ += t;
+            failover_time_max_s_ = std::max(failover_time_max_s_, t);
+        }
         if (on_complete_) on_complete_(job.io);
         break;
     }
@@ -139,26 +216,35 @@ void DeviceDriver::dispatch(hba::IoRequest* io)
 
 void DeviceDriver::pass(hba::IoRequest* io)
 {
-    if (waiting_.empty() && in_hba_ < params_.max_outstanding) {
-        to_hba(io);
-    } else {
-        waiting_.push_back(io);
-        max_waiting_ = std::max(max_waiting_, waiting_.size());
+    if (waiting_.empty()) {
+        if (const auto path = selector_.choose(paths_)) {
+            to_hba(io, *path);
+            return;
+        }
     }
+    waiting_.push_back(io);
+    max_waiting_ = std::max(max_waiting_, waiting_.size());
 }
 
-void DeviceDriver::to_hba(hba::IoRequest* io)
+void DeviceDriver::to_hba(hba::IoRequest* io, std::size_t path)
 {
-    if (hba_ == nullptr) {
+    if (hbas_.empty() || hbas_[path] == nullptr) {
         SC_REPORT_ERROR(name(), "no HBA connected (set_hba)");
         return;
     }
-    ++in_hba_;
+    set_outstanding(path, paths_[path].outstanding + 1);
+    io->path = static_cast<unsigned>(path);
     io->to_hba = sc_core::sc_time_stamp();
-    hba_->submit(io);
+    hbas_[path]->submit(io);
 }
 
-void DeviceDriver::report(nlohmann::json& j) const { j["retries"] = retries_; }
+void DeviceDriver::report(nlohmann::json& j) const
+{
+    j["retries"] = retries_;
+    j["failovers"] = failovers_;
+    const double n = static_cast<double>(failover_completions_);
+    j["failover_time_us"] = {{"mean", n > 0 ? failover_time_sum_s_ / n * 1e6 : 0.0}, {"max", failover_time_max_s_ * 1e6}};
+}
 
 void DeviceDriver::print_state(std::ostream& out) const
 {

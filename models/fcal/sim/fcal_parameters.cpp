@@ -210,6 +210,10 @@ void add_loop(ParameterTable& t)
     t.add(real("loop.ber", loop(&LoopConfig::ber), 0.0, 0.0, "", "bit error rate of every link (0: no errors)", false, 1e-3));
     t.add(real("loop.al_time_us", loop(&LoopConfig::al_time_s), 15000.0, 0.0, "us",
                "AL_TIME: longest wait of a circuit for its peer before it closes or is abandoned", true, 1e7));
+    // Dual loops (docs/host.md, "Dual loops and multipath").
+    t.add(integer("loop.count", at(&SimConfig::loop_count), 1, 1, 2, "loops",
+                  "independent loops with the same disks (each disk dual-ported, one controller HBA per loop); the loop.* keys "
+                  "describe each"));
 }
 
 void add_initiator(ParameterTable& t)
@@ -251,6 +255,9 @@ void add_initiator(ParameterTable& t)
                    "an exchange not complete this long after the HBA took its I/O is aborted with ABTS"));
     t.add(positive("initiator.abts_timeout_ms", initiator(&HbaParams::abts_timeout_s), 20000.0, "ms",
                    "wait for the BA_ACC to an ABTS before the exchange is given up all the same"));
+    t.add(non_negative("initiator.link_down_ms", initiator(&HbaParams::link_down_s), 100.0, "ms",
+                       "from a loss of signal on the HBA's loop to the link reported down to the driver (FC-FS R_T_TOV; "
+                       "docs/faults.md, \"Loop failure\")"));
     t.add(integer("initiator.max_outstanding", at(&SimConfig::driver, &host::DeviceDriverParams::max_outstanding), 255, 1, 65535, "requests",
                   "requests the driver keeps in the HBA at once; the rest wait in the driver"));
     // The outgoing descriptor FIFOs (docs/hba.md, "The transmit queue"); the RTL's tags are 8 bits.
@@ -302,6 +309,11 @@ void add_driver(ParameterTable& t)
     t.add(integer("driver.disk_outstanding", at(&SimConfig::driver, &host::DeviceDriverParams::disk_outstanding), 0, 0, 65535, "requests",
                   "requests per disk the driver lets go on to the HBA at once, the rest waiting for their disk in the driver "
                   "(docs/hba.md, \"Outstanding commands per disk\"); 0 = no limit"));
+    t.add(choice("driver.multipath", at(&SimConfig::driver, &host::DeviceDriverParams::multipath), host::Multipath::Failover,
+                 {{"failover", host::Multipath::Failover}, {"round_robin", host::Multipath::RoundRobin},
+                  {"least_queue", host::Multipath::LeastQueue}},
+                 "loop an I/O goes on (loop.count=2): failover = loop 0 while it is up; round_robin = in turn; least_queue = "
+                 "the HBA with fewest I/Os out (docs/host.md, \"Dual loops and multipath\")"));
 }
 
 void add_disk(ParameterTable& t)
@@ -482,6 +494,8 @@ void add_schedule(ParameterTable& t)
 
     t.add(positive("sim.time_limit_s", at(&SimConfig::time_limit_s), 100.0, "s",
                    "simulated time after which the run stops regardless (safety stop)"));
+    t.add(non_negative("sim.loop_timeline_ms", at(&SimConfig::loop_timeline_s), 0.0, "ms",
+                       "bin width of loop_timeline in the results, each loop's data MB/s against time (0: none)"));
 }
 
 // One event's key, given as event.<n>.<name> (docs/faults.md, "Scheduled events").
@@ -499,10 +513,14 @@ void add_events(ParameterTable& t)
                                  "time of event n from the start of the run; before sim.time_limit_s")));
     t.add(per_event(choice("event.<n>.kind", at(&SimConfig::event, &EventKeys::kind), EventKind::Fail,
                            {{"lip", EventKind::Lip}, {"remove", EventKind::Remove}, {"insert", EventKind::Insert},
-                            {"fail", EventKind::Fail}, {"bypass", EventKind::Bypass}, {"enable", EventKind::Enable}},
-                           "what happens: fail = the disk's drive fails, its port stays on the loop; the others are not modelled yet")));
+                            {"fail", EventKind::Fail}, {"bypass", EventKind::Bypass}, {"enable", EventKind::Enable},
+                            {"loop_fail", EventKind::LoopFail}, {"loop_restore", EventKind::LoopRestore}},
+                           "what happens: fail = the disk's drive fails, its port stays on the loop; loop_fail, loop_restore = "
+                           "loop event.<n>.loop loses signal, or gets it back (loop.count=2); the others are not modelled yet")));
     t.add(per_event(integer("event.<n>.disk", at(&SimConfig::event, &EventKeys::disk), 0, 0, 124, "disk",
                             "the disk the event happens to (0 .. disk.count - 1)")));
+    t.add(per_event(integer("event.<n>.loop", at(&SimConfig::event, &EventKeys::loop), 0, 0, 1, "loop",
+                            "the loop a loop_fail or loop_restore happens to (0 .. loop.count - 1)")));
 }
 
 }  // namespace

@@ -115,23 +115,41 @@ nlohmann::json RunController::results() const
     system_.workload().report(j);  // an erasure job's figures too
     if (system_.on_loop()) {
         system_.loop().report(j);
+        for (std::size_t l = 1; l < system_.loop_count(); ++l) {
+            // The loops' counters summed (the kernel block too: the whole run's work).
+            nlohmann::json more;
+            system_.loop(l).report(more);
+            nlohmann::json kernel = j["kernel"];
+            add_counts(kernel, more["kernel"]);
+            more.erase("kernel");
+            add_counts(j, more);
+            j["kernel"] = kernel;
+        }
         system_.driver().report(j);
-        // The initiator's counters, with late frames and sequence errors summed over it and the
+        // The initiators' counters, with late frames and sequence errors summed over them and the
         // targets, and the targets' data timeouts.
-        nlohmann::json hbas;
-        system_.initiator().report(hbas);
+        nlohmann::json hbas = nlohmann::json::object();
+        for (std::size_t l = 0; l < system_.loop_count(); ++l) {
+            nlohmann::json one;
+            system_.initiator(l).report(one);
+            add_counts(hbas, one);
+        }
         for (const hba::TargetHba* target : system_.targets()) {
             nlohmann::json one;
             target->report(one);
             add_counts(hbas, one);
         }
         j.update(hbas);
+        report_loops(j);
     } else {
         // The ideal transport: no loop, no driver, no HBAs; nothing lost on the way, no port ran.
         j["frames_discarded"] = 0;
         j["code_violations"] = 0;
         j["kernel"] = {{"port_activations", 0}, {"frames_sent", 0}};
         j["retries"] = 0;
+        j["loops"] = nlohmann::json::array();
+        j["failovers"] = 0;
+        j["failover_time_us"] = {{"mean", 0.0}, {"max", 0.0}};
     }
     const host::EraseJob* erase = system_.erase_job();
     j["warmup_ios"] = erase ? 0 : system_.config().warmup_ios;
@@ -157,6 +175,25 @@ nlohmann::json RunController::results() const
     else if (const cosim::RtlTransmitQueue* rtl = system_.rtl_queue())
         rtl->report(j["rtl"]);
     return j;
+}
+
+// Each loop's share (docs/host.md, "Dual loops and multipath"): its utilisation is its ports' tenancy
+// in the window (the `ports` list holds loop 0's ports, then loop 1's).
+void RunController::report_loops(nlohmann::json& j) const
+{
+    std::vector<double> utilisation;
+    std::vector<bool> up;
+    std::size_t first = 0;
+    for (std::size_t l = 0; l < system_.loop_count(); ++l) {
+        const std::size_t n = system_.loop(l).port_count();
+        double tenancy = 0;
+        for (std::size_t i = first; i < first + n; ++i) tenancy += j["ports"][i]["tenancy_share"].get<double>();
+        first += n;
+        utilisation.push_back(tenancy);
+        up.push_back(system_.loop_up(l));
+    }
+    j["loops"] = system_.loop_usage().loops(j["measured_time_s"].get<double>(), utilisation, up);
+    if (system_.loop_usage().has_timeline()) j["loop_timeline"] = system_.loop_usage().timeline();
 }
 
 RunController::Outcome RunController::outcome(const RunResult& result, const nlohmann::json& results) const

@@ -50,6 +50,7 @@ public:
     std::string account_violation() const;
     // What the workload and every queue and port are doing now, as each component states it.
     std::string diagnosis() const;
+    void report_loops(nlohmann::json& j) const;
 
     // The exit code of a run that ended as `result` (not interrupted: the caller knows the signal)
     // and what goes to stderr for it ("" for none). `results`: as results() gave them.

@@ -61,6 +61,10 @@ struct SimConfig {
     // initiator_port.al_pa is the controller's). loop.nodes holds as many nodes as the loop has
     // (loop.nodes), the builder gives them their ports; loop.hop_m one cable for every hop.
     loop::LoopConfig loop;
+    // Independent loops with the same disks (docs/host.md, "Dual loops and multipath"); every loop.* key
+    // describes each of them.
+    unsigned loop_count{};
+    double loop_timeline_s{};  // sim.loop_timeline_ms: bin of the per-loop throughput timeline; 0 = none
     std::optional<double> loop_length_m;  // the whole ring's cable, when given: split over the hops
     loop::PortConfig initiator_port;
     loop::PortConfig target_port;  // every disk's

@@ -43,7 +43,8 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
     if (modules_.erase) {
         auto job = std::make_unique<host::EraseJob>("erase", *target, *modules_.erase);
         erase_ = job.get();
-        initiator_->on_wire = [this](const hba::IoRequest& io, std::uint32_t words) { erase_->count_wire(io, words); };
+        for (auto& initiator : initiators_)
+            initiator->on_wire = [this](const hba::IoRequest& io, std::uint32_t words) { erase_->count_wire(io, words); };
         workload_ = std::move(job);
         // The window is the whole job: no warm-up, every command measured (docs/erasure.md, "Erasure").
         warmup = 0;
@@ -55,20 +56,29 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
 
     // The measurement (sim/statistics.hpp) observes the workload, the volume and the initiator.
     std::vector<loop::LPort*> ports;
-    if (loop_)
-        for (std::size_t i = 0; i < loop_->port_count(); ++i) ports.push_back(&loop_->port(i));
+    for (auto& l : loops_)
+        for (std::size_t i = 0; i < l->port_count(); ++i) ports.push_back(&l->port(i));
     stats_ = std::make_unique<Statistics>(warmup, measured, this->disks(), ports, volume_ != nullptr);
-    workload_->on_completed([this](const hba::IoRequest& io) { stats_->io_completed(io); });
-    if (volume_) volume_->on_member_completed([this](const hba::IoRequest& io) { stats_->member_completed(io); });
-    if (initiator_) {
-        initiator_->on_command_sent = [this](const hba::IoRequest&, const sc_core::sc_time& wait) { stats_->command_sent(wait); };
-        initiator_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
+    loop_usage_ = std::make_unique<LoopUsage>(static_cast<unsigned>(loops_.size()), config.loop_timeline_s);
+    // Each completed I/O counts for its loop before the statistics see it (which may open the window).
+    workload_->on_completed([this](const hba::IoRequest& io) {
+        if (!volume_ && on_loop() && !io.failed()) loop_usage_->completed(io.path, stats_->window_open());
+        stats_->io_completed(io);
+    });
+    if (volume_)
+        volume_->on_member_completed([this](const hba::IoRequest& io) {
+            if (on_loop() && !io.failed()) loop_usage_->completed(io.path, stats_->window_open());
+            stats_->member_completed(io);
+        });
+    if (on_loop()) {
+        observe_loops();
     } else {
         // No data frames: the data the disks' buffers move instead.
         ideal_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
     }
 
-    events_ = ScheduledEvents(config.events, disks, config.time_limit_s);
+    events_ = ScheduledEvents(config.events, disks, config.time_limit_s, config.loop_count);
+    loop_up_.assign(loops_.size(), true);
     disk_states_.assign(disks, DiskState::Present);
     // (Only with events: a run without them has the same processes as before they existed.)
     if (!events_.empty()) sc_core::sc_spawn([this] { run_events(); }, "scheduled_events");
@@ -89,32 +99,97 @@ void StorageSystem::run_events()
 // stops issuing to the disk.
 void StorageSystem::fire(const ScheduledEvent& e)
 {
+    switch (e.kind) {
+    case EventKind::LoopFail: set_loop(e.loop, false); return;
+    case EventKind::LoopRestore: set_loop(e.loop, true); return;
+    default: break;
+    }
     disk_states_.at(e.disk) = DiskState::Failed;
     if (volume_)
         volume_->disk_failed(e.disk, "failed");
     else
         workload_->disk_gone(e.disk);
-    targets_.at(e.disk)->drive_failed();
+    // The drive behind both of its ports.
+    for (auto& loop_targets : targets_) loop_targets.at(e.disk)->drive_failed();
 }
 
-// The loop, host memory, the initiator and target HBAs, the disks and the device driver.
+// Loss of signal on a loop, or its return (docs/faults.md, "Loop failure"), at the boundary between
+// the loop and the HBAs: every HBA port on it stops or starts again.
+void StorageSystem::set_loop(unsigned loop, bool up)
+{
+    loop_up_.at(loop) = up;
+    hba::InitiatorHba& initiator = *initiators_.at(loop);
+    if (up) {
+        for (auto& t : targets_.at(loop)) t->link_restored();
+        initiator.link_restored();
+        return;
+    }
+    initiator.link_lost();
+    for (auto& t : targets_.at(loop)) t->link_lost();
+}
+
+// Each loop's controller HBA reports to the statistics; its data also count for its loop.
+void StorageSystem::observe_loops()
+{
+    for (std::size_t l = 0; l < initiators_.size(); ++l) {
+        hba::InitiatorHba& initiator = *initiators_[l];
+        initiator.on_command_sent = [this](const hba::IoRequest&, const sc_core::sc_time& wait) { stats_->command_sent(wait); };
+        initiator.on_data = [this, l](std::uint32_t bytes) {
+            loop_usage_->data(static_cast<unsigned>(l), bytes, sc_core::sc_time_stamp().to_seconds(), stats_->window_open());
+            stats_->data_moved(bytes);
+        };
+    }
+}
+
+// The loops, host memory, the initiator and target HBAs, the disks (with two loops, each behind its
+// router) and the device driver. Loop 0's modules first and in the order of a one-loop system.
 void StorageSystem::build_loop()
 {
-    loop_ = std::make_unique<loop::Loop>("loop", modules_.loop);
+    const unsigned count = std::max(1u, config_.loop_count);
+    targets_.resize(count);
+    loops_.push_back(std::make_unique<loop::Loop>("loop", modules_.loop));
     memory_ = std::make_unique<host::HostMemory>("host_memory");
-    initiator_ = std::make_unique<hba::InitiatorHba>("initiator", modules_.initiator, *loop_->find(config_.initiator_port.al_pa),
-                                                     make_controller_queue());
-    initiator_->host_dma.bind(memory_->socket);
+    initiators_.push_back(std::make_unique<hba::InitiatorHba>("initiator", modules_.initiator,
+                                                              *loops_[0]->find(config_.initiator_port.al_pa), make_controller_queue()));
+    initiators_[0]->host_dma.bind(memory_->socket);
     for (unsigned d = 0; d < config_.disk_count; ++d) {
         const std::string n = std::to_string(d);
-        targets_.push_back(
-            std::make_unique<hba::TargetHba>(("target" + n).c_str(), modules_.target, *loop_->find(modules_.disk_al_pas[d])));
+        targets_[0].push_back(
+            std::make_unique<hba::TargetHba>(("target" + n).c_str(), modules_.target, *loops_[0]->find(modules_.disk_al_pas[d])));
         disks_.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), modules_.disks[d]));
-        targets_.back()->disk.bind(disks_.back()->socket);
+        if (count == 1) targets_[0].back()->disk.bind(disks_.back()->socket);
     }
+    if (count > 1) build_dual_ports();
     driver_ = std::make_unique<host::DeviceDriver>("driver", modules_.driver);
-    driver_->set_hba(initiator_.get());
-    initiator_->set_completion(driver_.get());
+    driver_->set_hba(initiators_[0].get());
+    for (std::size_t l = 1; l < initiators_.size(); ++l) driver_->add_path(initiators_[l].get());
+    for (auto& initiator : initiators_) {
+        initiator->set_completion(driver_.get());
+        initiator->set_link_listener(driver_.get());
+    }
+}
+
+// Loop 1: its own loop (the same keys; its own bit-error stream), controller HBA and target HBAs; each
+// disk's two target HBAs reach it through a router. The second HBA's DMA has a host memory port of its
+// own (host memory answers at once: there is nothing to share).
+void StorageSystem::build_dual_ports()
+{
+    loop::LoopConfig second = modules_.loop;
+    second.error_seed = loop::derive_seed(config_.workload.seed, 0x6C6F6F70 /* "loop" */, 1);
+    loops_.push_back(std::make_unique<loop::Loop>("loop1", second));
+    memories_.push_back(std::make_unique<host::HostMemory>("host_memory1"));
+    initiators_.push_back(std::make_unique<hba::InitiatorHba>("initiator1", modules_.initiator,
+                                                              *loops_[1]->find(config_.initiator_port.al_pa), make_controller_queue()));
+    initiators_[1]->host_dma.bind(memories_.back()->socket);
+    for (unsigned d = 0; d < config_.disk_count; ++d) {
+        const std::string n = std::to_string(d);
+        targets_[1].push_back(
+            std::make_unique<hba::TargetHba>(("target" + n + "_1").c_str(), modules_.target, *loops_[1]->find(modules_.disk_al_pas[d])));
+        routers_.push_back(std::make_unique<disk::DualPortRouter>(("ports" + n).c_str()));
+        targets_[0][d]->disk.bind(routers_.back()->port0);
+        targets_[1][d]->disk.bind(routers_.back()->port1);
+        routers_.back()->disk.bind(disks_[d]->socket);
+    }
 }
 
 // The controller's outgoing FIFO: the SystemC reference, the Verilated RTL, or both in lock step.
@@ -135,14 +210,23 @@ std::vector<const loop::LPort*> StorageSystem::ports() const
 {
     std::vector<const loop::LPort*> all;
     // (loop::Loop has no const access to its ports.)
-    for (std::size_t i = 0; loop_ && i < loop_->port_count(); ++i) all.push_back(&loop_->port(i));
+    for (const auto& l : loops_)
+        for (std::size_t i = 0; i < l->port_count(); ++i) all.push_back(&l->port(i));
     return all;
+}
+
+std::uint64_t StorageSystem::port_activations() const
+{
+    std::uint64_t n = 0;
+    for (const auto& l : loops_) n += l->activations();
+    return n;
 }
 
 std::vector<const hba::TargetHba*> StorageSystem::targets() const
 {
     std::vector<const hba::TargetHba*> all;
-    for (const auto& t : targets_) all.push_back(t.get());
+    for (const auto& loop_targets : targets_)
+        for (const auto& t : loop_targets) all.push_back(t.get());
     return all;
 }
 
@@ -156,7 +240,8 @@ std::vector<const disk::Disk*> StorageSystem::disks() const
 void StorageSystem::watch_ports(std::ostream& out)
 {
     watcher_ = std::make_unique<loop::PortWatcher>(out);
-    for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).set_watcher(watcher_.get());
+    for (auto& l : loops_)
+        for (std::size_t i = 0; i < l->port_count(); ++i) l->port(i).set_watcher(watcher_.get());
 }
 
 void StorageSystem::trace_vcd(const std::string& ports_base, const std::string& rtl_path, const std::vector<std::string>& ports,
@@ -189,15 +274,17 @@ void StorageSystem::open_ports_vcd()
 {
     vcd_ = sc_core::sc_create_vcd_trace_file(vcd_base_.c_str());
     vcd_->set_time_unit(1, sc_core::SC_PS);
-    for (std::size_t i = 0; i < loop_->port_count(); ++i) {
-        loop::LPort& port = loop_->port(i);
-        if (vcd_ports_.empty() || std::find(vcd_ports_.begin(), vcd_ports_.end(), port.basename()) != vcd_ports_.end()) port.trace(vcd_);
-    }
+    for (auto& l : loops_)
+        for (std::size_t i = 0; i < l->port_count(); ++i) {
+            loop::LPort& port = l->port(i);
+            if (vcd_ports_.empty() || std::find(vcd_ports_.begin(), vcd_ports_.end(), port.basename()) != vcd_ports_.end()) port.trace(vcd_);
+        }
 }
 
 void StorageSystem::close_ports_vcd()
 {
-    for (std::size_t i = 0; i < loop_->port_count(); ++i) loop_->port(i).untrace();
+    for (auto& l : loops_)
+        for (std::size_t i = 0; i < l->port_count(); ++i) l->port(i).untrace();
     sc_core::sc_close_vcd_trace_file(vcd_);
     vcd_ = nullptr;
     vcd_end_ = sc_core::sc_time_stamp();

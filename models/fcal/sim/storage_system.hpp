@@ -5,6 +5,11 @@
 // With a RAID volume (volume.raid), the storage controller's volume sits between the workload and the
 // driver; with transport=ideal there is no driver, HBA or loop: the ideal transport reaches the disks.
 //
+// With loop.count=2 (docs/host.md, "Dual loops and multipath"): two such loops with the same disks, a
+// controller HBA on each (the driver's two paths, sharing host memory), and each disk's two target
+// HBAs in front of its one Disk through a disk::DualPortRouter. Loop i's modules are named loop, initiator,
+// target<d> for i = 0 (as with one loop) and loop1, initiator1, target<d>_1 for i = 1.
+//
 // The builder only builds: what each module is built with comes from module_configs() (a pure
 // function of the configuration, validated before), and running the system, its results and the
 // I/O account are the RunController's (sim/run_controller.hpp).
@@ -20,6 +25,7 @@
 #include "fcal/cosim/lockstep_transmit_queue.hpp"
 #include "fcal/cosim/rtl_transmit_queue.hpp"
 #include "fcal/disk/disk.hpp"
+#include "fcal/disk/dual_port_router.hpp"
 #include "fcal/hba/initiator_hba.hpp"
 #include "fcal/hba/target_hba.hpp"
 #include "fcal/host/device_driver.hpp"
@@ -30,6 +36,7 @@
 #include "fcal/sim/module_configs.hpp"
 #include "fcal/sim/scheduled_events.hpp"
 #include "fcal/sim/sim_config.hpp"
+#include "fcal/sim/loop_usage.hpp"
 #include "fcal/sim/statistics.hpp"
 #include "fcal/sim/vcd_window.hpp"
 
@@ -63,16 +70,21 @@ public:
     // AL_PA of each disk: the lowest priorities, in loop_ID order, skipping the controller's.
     const std::vector<phy::AlPa>& disk_al_pas() const { return modules_.disk_al_pas; }
 
-    // The components. Only with transport=loop: loop, initiator, target, driver (on_loop()).
-    bool on_loop() const { return loop_ != nullptr; }
-    loop::Loop& loop() { return *loop_; }
-    const loop::Loop& loop() const { return *loop_; }
-    std::vector<const loop::LPort*> ports() const;  // empty without a loop
-    std::uint64_t port_activations() const { return loop_ ? loop_->activations() : 0; }
-    hba::InitiatorHba& initiator() { return *initiator_; }
-    const hba::InitiatorHba& initiator() const { return *initiator_; }
-    hba::TargetHba& target(unsigned disk) { return *targets_.at(disk); }
-    std::vector<const hba::TargetHba*> targets() const;
+    // The components. Only with transport=loop: loop, initiator, target, driver (on_loop()); without
+    // an index, loop 0's.
+    bool on_loop() const { return !loops_.empty(); }
+    std::size_t loop_count() const { return loops_.size(); }
+    loop::Loop& loop(std::size_t i = 0) { return *loops_.at(i); }
+    const loop::Loop& loop(std::size_t i = 0) const { return *loops_.at(i); }
+    std::vector<const loop::LPort*> ports() const;  // every loop's, loop 0's first; empty without a loop
+    std::uint64_t port_activations() const;
+    hba::InitiatorHba& initiator(std::size_t loop = 0) { return *initiators_.at(loop); }
+    const hba::InitiatorHba& initiator(std::size_t loop = 0) const { return *initiators_.at(loop); }
+    hba::TargetHba& target(unsigned disk, std::size_t loop = 0) { return *targets_.at(loop).at(disk); }
+    std::vector<const hba::TargetHba*> targets() const;  // every loop's
+    // Whether loop i is up (loop_fail, loop_restore: docs/faults.md, "Loop failure").
+    bool loop_up(std::size_t i) const { return loop_up_.at(i); }
+    const LoopUsage& loop_usage() const { return *loop_usage_; }
     host::DeviceDriver& driver() { return *driver_; }
     const host::DeviceDriver& driver() const { return *driver_; }
     disk::Disk& disk_model(unsigned disk) { return *disks_.at(disk); }
@@ -91,6 +103,9 @@ public:
 
 private:
     void build_loop();
+    void build_dual_ports();  // loop.count=2: the second loop's HBAs, and the routers to the disks
+    void observe_loops();
+    void set_loop(unsigned loop, bool up);
     void run_events();  // the process that fires the scheduled events at their times
     void fire(const ScheduledEvent& event);
     void open_ports_vcd();
@@ -99,11 +114,15 @@ private:
 
     SimConfig config_;
     ModuleConfigs modules_;
-    std::unique_ptr<loop::Loop> loop_;
+    std::vector<std::unique_ptr<loop::Loop>> loops_;
     std::unique_ptr<host::HostMemory> memory_;
-    std::unique_ptr<hba::InitiatorHba> initiator_;
-    std::vector<std::unique_ptr<hba::TargetHba>> targets_;
+    std::vector<std::unique_ptr<host::HostMemory>> memories_;  // the other HBAs' ports to it (loop.count=2)
+    std::vector<std::unique_ptr<hba::InitiatorHba>> initiators_;            // by loop
+    std::vector<std::vector<std::unique_ptr<hba::TargetHba>>> targets_;     // by loop, then disk
+    std::vector<std::unique_ptr<disk::DualPortRouter>> routers_;            // by disk (loop.count=2)
     std::vector<std::unique_ptr<disk::Disk>> disks_;
+    std::vector<bool> loop_up_;
+    std::unique_ptr<LoopUsage> loop_usage_;
     std::unique_ptr<host::DeviceDriver> driver_;
     std::unique_ptr<controller::IdealTransport> ideal_;
     std::unique_ptr<controller::KernelTimer> volume_timer_;  // with spares

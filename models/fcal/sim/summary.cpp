@@ -111,6 +111,16 @@ void print_summary(const SimConfig& c, const nlohmann::json& echo, const nlohman
     if (count(r["aborts"]) > 0 || count(r["failed_ios"]) > 0)
         std::printf("  recovery           %llu exchanges aborted, %llu retries, %llu I/Os failed, %llu late frames dropped\n",
                     count(r["aborts"]), count(r["retries"]), count(r["failed_ios"]), count(r["late_frames"]));
+    // Two loops (docs/host.md, "Dual loops and multipath"): each one's share, and the failovers.
+    if (r["loops"].size() > 1) {
+        for (const auto& l : r["loops"])
+            std::printf("  loop %llu             %.2f MB/s, %.1f IOPS, owned %.1f%% of the time, %s\n", count(l["loop"]),
+                        l["mb_per_s"].get<double>(), l["iops"].get<double>(), l["utilisation"].get<double>() * 100,
+                        l["state"].get<std::string>().c_str());
+        if (count(r["failovers"]) > 0)
+            std::printf("  failover           %llu I/Os moved to the other loop; failover time mean %.1f us, max %.1f us\n",
+                        count(r["failovers"]), r["failover_time_us"]["mean"].get<double>(), r["failover_time_us"]["max"].get<double>());
+    }
     std::printf("  loop               owned %.1f%% of the time; simulated %.6f s in %.3f s wall\n", tenancy * 100,
                 r["sim_time_s"].get<double>(), r["wall_time_s"].get<double>());
 }

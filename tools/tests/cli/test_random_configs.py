@@ -47,7 +47,7 @@ for key in ["volume.raid", "volume.stripe_kib", "volume.split_merge", "volume.de
             "decode.threshold", "decode.own_write", "decode.free_fraction", "volume.spares", "volume.rebuild_delay_ms",
             "volume.rebuild_rate_mbs", "volume.rebuild_io_kib", "volume.member_capacity_gb"]:
     HELD[key] = VOLUME
-for key in ["event.<n>.at_ms", "event.<n>.kind", "event.<n>.disk"]:
+for key in ["event.<n>.at_ms", "event.<n>.kind", "event.<n>.disk", "event.<n>.loop"]:
     HELD[key] = ("scheduled events are given with their number and tested on their own "
                  "(tests/validation/queueing_raid_failure_test.cpp, test_raid_events.py)")
 for key in ["erase.command", "erase.strategy", "erase.tl_policy", "erase.transfer_blocks", "erase.same_blocks", "erase.disks"]:
@@ -89,6 +89,9 @@ def drawn(r, disks, rtl, faults, params):
         "cmdf.impl": "rtl" if rtl else None,
         "rtl.clock_mhz": uniform(r, 50, 500, 1) if rtl else None,
         "rtl.lockstep": r.random() < 0.5 if rtl else None,
+        # Two loops (docs/host.md, "Dual loops and multipath") need the SystemC queue: one RTL queue per run.
+        "loop.count": None if rtl else r.choice([1, 2]),
+        "sim.loop_timeline_ms": r.choice([0, 1, 10]),
         # Unset, the Command-First levels follow the schedule.
         "cmdf.fifo": r.choice(params["cmdf.fifo"]["choices"]) if r.random() < 0.5 else None,
         "cmdf.arbitration": r.random() < 0.5 if r.random() < 0.5 else None,
