@@ -63,9 +63,11 @@ TEST_CASE("round robin over two loops runs each at one loop's bound: 1.8-2.0x on
 {
     nlohmann::json r;
     const double two = run_mb_per_s(loop_bound({{"loop.count", "2"}, {"driver.multipath", "round_robin"}}), &r);
-    // With one loop within [0.995, 1] of the bound (the test above), two within [1.8, 1.99] of it is 1.8-2.0x.
+    // No loop carries more than its bound, so two carry at most twice it; with one loop within [0.995, 1]
+    // of the bound (the test above), at least 1.8 times it is at least 1.8x one loop. The ratio of the two
+    // runs themselves is checked by tools/tests/cli/test_dual_loop.py.
     CHECK(two >= 1.8 * kLoopBoundMbs);
-    CHECK(two <= 1.99 * kLoopBoundMbs);
+    CHECK(two <= 2.0 * kLoopBoundMbs);
     // Round robin splits the I/Os evenly, and each loop is bound on its own.
     for (int l = 0; l < 2; ++l) {
         CHECK(r["loops"][l]["mb_per_s"].get<double>() <= kLoopBoundMbs);
