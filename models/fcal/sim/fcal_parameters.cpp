@@ -417,6 +417,8 @@ void add_workload(ParameterTable& t)
                        "cap on the bytes a rebuild writes per second (MB = 10^6 bytes); 0 = as fast as it goes"));
     t.add(integer("volume.rebuild_io_kib", at(&SimConfig::rebuild, &controller::RebuildParams::io_bytes), 64, 1, 16384, "KiB",
                   "member data each rebuild command reads or writes"));
+    t.add(integer("volume.rebuild_rounds", at(&SimConfig::rebuild, &controller::RebuildParams::rounds_in_flight), 4, 1, 64, "",
+                  "rebuild rounds under way at once (reads of later rounds overlap the spare's writes; docs/controller.md, \"The loop-bound rebuild\")"));
     t.add(real("volume.member_capacity_gb", at(&SimConfig::volume, &VolumeConfig::member_capacity_bytes), 0.0, 0.0, "GB",
                "capacity used on each member from LBA 0 (GB = 10^9 bytes; like short-stroking); 0 = the whole drive", false, 2199.0));
     // DECODE (docs/controller.md, "DECODE").

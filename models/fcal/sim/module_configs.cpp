@@ -91,10 +91,8 @@ ModuleConfigs module_configs(const SimConfig& config)
         vp.member_al_pas.assign(m.disk_al_pas.begin(), m.disk_al_pas.begin() + members);
         vp.spare_al_pas.assign(m.disk_al_pas.begin() + members, m.disk_al_pas.end());
         if (!vp.spare_al_pas.empty()) {
-            // Rebuilds only onto spares (docs/controller.md, "Degraded mode and rebuild"); four rounds
-            // in flight let the survivors' reads overlap the spare's writes.
+            // Rebuilds only onto spares (docs/controller.md, "Degraded mode and rebuild").
             vp.rebuild = config.rebuild;
-            vp.rebuild.rounds_in_flight = 4;
         }
         if (config.volume.decode || config.decode.free_fraction > 0) vp.decode = decode_params(config);
         m.volume = vp;

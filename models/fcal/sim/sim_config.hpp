@@ -92,7 +92,7 @@ struct SimConfig {
     unsigned erase_disks{};          // the first this many disks
     bool erase_tl_by_disk_count{};
     VolumeConfig volume;
-    controller::RebuildParams rebuild;  // volume.rebuild_*; rounds_in_flight is the model's (module_configs)
+    controller::RebuildParams rebuild;  // volume.rebuild_*
     // DECODE's layout and policy (docs/controller.md, "DECODE"); free_fraction also applies with
     // volume.decode=false (conventional striping over the same layout). module_configs adds the
     // drive sheet and leaves area_units 0 (nothing moves) without volume.decode.
