@@ -536,7 +536,24 @@ void LPort::release_buffer()
 {
     lpsm_.release_buffer();
     sample_vcd();
-    kick();
+    if (!grant_at_once()) kick();
+}
+
+// A freed buffer is owed as an R_RDY, and the transmitter is free: the port runs in this very
+// instant rather than one delta later (kick()), which sends the R_RDY at the same time without an
+// activation of its own (docs/loop.md, "Fast path"). Every change that arrives now was handed to
+// the port before (a hop takes at least a word), so the run sees what the delayed one would; a
+// push to the queue in this instant runs the port again, and the R_RDY goes first either way
+// (Lpsm::next). Not inside the port's own processing, not for watched or traced ports (they report
+// each run), not with word errors.
+bool LPort::grant_at_once()
+{
+    if (running_ || observed_ || words_hit_ || folded_ || lpsm_.credit().r_rdys_owed() == 0) return false;
+    const sc_time now = sc_time_stamp();
+    if (planned_ && now > tx_end_) realize_own_word_end();  // as receive() takes note of it
+    if (tx_own_) return false;
+    run(now);
+    return true;
 }
 
 // The layer above is taken up in the same instant (one delta later, so that its calls never
@@ -549,7 +566,12 @@ void LPort::step()
 {
     activity_.ran();
     if (folded_) return;  // an event of before it folded: a port that only repeats has nothing to do
-    const sc_time now = sc_time_stamp();
+    run(sc_time_stamp());
+}
+
+void LPort::run(const sc_time& now)
+{
+    running_ = true;
     guard_against_livelock(now);
     // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
     if (lpsm_.repeats_access_word() && now >= access_word_end_) lpsm_.access_word_repeated();
@@ -576,6 +598,7 @@ void LPort::step()
     arm_rx_event(now);
     sample_vcd();
     try_fold();
+    running_ = false;
 }
 
 // The port's own word is over by `now`, or it runs before the end of it. What it planned to do after

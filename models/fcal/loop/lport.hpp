@@ -129,6 +129,8 @@ public:
 private:
     void listen_to_queue();
     void step();
+    void run(const sc_core::sc_time& now);
+    bool grant_at_once();
     // The port's own processing takes the time of its run (`now`) from its caller.
     void transmit(const sc_core::sc_time& now);
     bool may_send_at(const sc_core::sc_time& earliest, const sc_core::sc_time& now);
@@ -256,6 +258,7 @@ private:
     PortWatcher* watcher_ = nullptr;
     std::unique_ptr<PortVcd> vcd_;
     bool observed_ = false;  // watched or traced: every change takes the full path
+    bool running_ = false;   // inside run(): a call from the layer above waits for the next delta
 
 
     // Faults: hit words in what the port consumes (words_hit_: the random ones or a test's), fill
