@@ -557,7 +557,7 @@ bool LPort::grant_at_once()
 }
 
 // The layer above is taken up in the same instant (one delta later, so that its calls never
-// re-enter the port's own processing).
+// re-enter the port's own processing; a freed buffer may be granted at once: grant_at_once()).
 void LPort::kick() { kick_event_.notify(sc_core::SC_ZERO_TIME); }
 
 // ---- The port's process -------------------------------------------------------------------------

@@ -37,8 +37,10 @@
 // its next run (Lpsm::may_wait), and when it starts an own word after which it will only send its
 // fill word, it sends that change ahead, stamped with the word's end, and wakes only when the next
 // own word may start (plan_own_word_end); running earlier, it takes the change back and decides
-// afresh. Watched or traced ports do none of this and always take the full path, so a trace shows
-// every word.
+// afresh. A buffer the layer above frees, owed as an R_RDY while the transmitter is free, is
+// granted in that instant from the caller's activation rather than one delta later from the port's
+// own (grant_at_once). Watched or traced ports do none of this and always take the full path, so a
+// trace shows every word.
 #include <bitset>
 #include <cstdint>
 #include <iosfwd>
