@@ -94,6 +94,40 @@ public:
     bool circuit_unfair = false;
 };
 
+// A slow receiver: consumes each frame `hold` after the previous one was consumed or it arrived,
+// from a process of its own (as an HBA does), one buffer at a time.
+class SlowSink : public sc_core::sc_module, public Endpoint {
+public:
+    SC_HAS_PROCESS(SlowSink);
+    SlowSink(sc_core::sc_module_name name, loop::LPort& port, const sc_core::sc_time& hold)
+        : sc_module(name), Endpoint(port, false), hold_(hold)
+    {
+        SC_METHOD(release);
+        sensitive << later_;
+        dont_initialize();
+    }
+    void frame_received(std::shared_ptr<const loop::LoopFrame> f) override
+    {
+        Endpoint::frame_received(f);
+        ++pending_;
+        later_.notify(hold_);
+    }
+    std::vector<double> freed_ns;  // when each buffer was freed
+
+private:
+    void release()
+    {
+        if (pending_ == 0) return;
+        --pending_;
+        freed_ns.push_back(now_ns());
+        port_.release_buffer();
+        if (pending_ > 0) later_.notify(hold_);
+    }
+    sc_core::sc_time hold_;
+    sc_core::sc_event later_;
+    unsigned pending_ = 0;
+};
+
 // Collects the win order of several endpoints.
 inline std::vector<std::pair<double, phy::AlPa>> win_order(const std::vector<Endpoint*>& eps)
 {

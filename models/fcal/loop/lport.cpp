@@ -77,19 +77,20 @@ bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !in_.bus
 void LPort::receive(const sc_time& arrival, const Word& word)
 {
     if (folded_) rejoin();  // only a test hands a folded port a change; the chain never does
-    if (planned_ && sc_time_stamp() > tx_end_) realize_own_word_end();
+    const sc_time now = sc_time_stamp();
+    if (planned_ && now > tx_end_) realize_own_word_end();
     if (EdgeLink::Change* same = in_.same_instant(arrival)) {
         same->word = word;  // the change it replaces lasted no time at all
         if (same->waits) {
             in_.stop_waiting(*same);
-            rx_event_.notify(arrival - sc_time_stamp());
+            rx_event_.notify(arrival - now);
         }
         return;
     }
     if (can_pass_through()) {
         if (lpsm_.unaffected_by(word)) {
             // Repeated as it is.
-            in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
+            in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
             const Word before = fill_or_other(last_sent());
             in_.pass(arrival, word);
             forward(arrival, word, before);
@@ -99,7 +100,7 @@ void LPort::receive(const sc_time& arrival, const Word& word)
         if (const auto out = lpsm_.fill_replacement(word)) {
             // An arbitrating port's fill word: it transmits `out` from `arrival` on, a change only
             // if it differs from what it sends until then (as update_fill() would decide).
-            in_.catch_up_to(sc_time_stamp(), [this](const EdgeLink::Change& c) { catch_up(c); });
+            in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
             const Word before = fill_or_other(last_sent());
             const bool changes = *out != before;
             in_.pass_replaced(arrival, word, *out, changes);
@@ -108,7 +109,7 @@ void LPort::receive(const sc_time& arrival, const Word& word)
             return;
         }
     }
-    if (in_.hold(arrival, word, may_wait(arrival, word))) rx_event_.notify(arrival - sc_time_stamp());
+    if (in_.hold(arrival, word, may_wait(arrival, word))) rx_event_.notify(arrival - now);
 }
 
 // A change this port must process may wait for its next run when the port runs by then anyway and
@@ -137,9 +138,9 @@ bool LPort::may_wait(const sc_time& arrival, const Word& word) const
 }
 
 // The port's process runs at `t` (or earlier: an earlier notification wins).
-void LPort::wake_at(const sc_time& t)
+void LPort::wake_at(const sc_time& t, const sc_time& now)
 {
-    tx_event_.notify(t - sc_time_stamp());
+    tx_event_.notify(t - now);
     if (!wake_at_ || t < *wake_at_) wake_at_ = t;
 }
 
@@ -153,14 +154,14 @@ const Word& LPort::last_sent() const
 
 // The process runs when the next change to process arrives, and by the time the last waiting one
 // has arrived (if it would not anyway).
-void LPort::arm_rx_event()
+void LPort::arm_rx_event(const sc_time& now)
 {
     auto at = in_.next_to_process();
     if (const auto last = in_.last_waiting(); last && !(wake_at_ && *last <= *wake_at_)) {
         const sc_time first = *in_.first_waiting();
         at = at ? std::min(*at, first) : first;
     }
-    if (at) rx_event_.notify(*at - sc_time_stamp());
+    if (at) rx_event_.notify(*at - now);
 }
 
 // A change this port passed on reaches it now: take note of what it transmitted.
@@ -176,12 +177,11 @@ void LPort::catch_up(const EdgeLink::Change& c)
 
 // The port has something to send: changes it passed on but has not yet received must go through
 // its own processing after all.
-void LPort::recall_passed_through()
+void LPort::recall_passed_through(const sc_time& now)
 {
-    const sc_time now = sc_time_stamp();
     if (!in_.recall_after(now)) return;
     withdraw_after(now);
-    arm_rx_event();
+    arm_rx_event(now);
 }
 
 // Everything arriving after `cutoff` came from the upstream port's passing on, which it has
@@ -523,7 +523,7 @@ void LPort::queue_frame(OutgoingFrame out)
 void LPort::frames_changed()
 {
     wake();
-    recall_passed_through();
+    recall_passed_through(sc_time_stamp());
     kick();
 }
 
@@ -536,11 +536,28 @@ void LPort::release_buffer()
 {
     lpsm_.release_buffer();
     sample_vcd();
-    kick();
+    if (!grant_at_once()) kick();
+}
+
+// A freed buffer is owed as an R_RDY, and the transmitter is free: the port runs in this very
+// instant rather than one delta later (kick()), which sends the R_RDY at the same time without an
+// activation of its own (docs/loop.md, "Fast path"). Every change that arrives now was handed to
+// the port before (a hop takes at least a word), so the run sees what the delayed one would; a
+// push to the queue in this instant runs the port again, and the R_RDY goes first either way
+// (Lpsm::next). Not inside the port's own processing, not for watched or traced ports (they report
+// each run), not with word errors.
+bool LPort::grant_at_once()
+{
+    if (running_ || observed_ || words_hit_ || folded_ || lpsm_.credit().r_rdys_owed() == 0) return false;
+    const sc_time now = sc_time_stamp();
+    if (planned_ && now > tx_end_) realize_own_word_end();  // as receive() takes note of it
+    if (tx_own_) return false;
+    run(now);
+    return true;
 }
 
 // The layer above is taken up in the same instant (one delta later, so that its calls never
-// re-enter the port's own processing).
+// re-enter the port's own processing; a freed buffer may be granted at once: grant_at_once()).
 void LPort::kick() { kick_event_.notify(sc_core::SC_ZERO_TIME); }
 
 // ---- The port's process -------------------------------------------------------------------------
@@ -549,7 +566,12 @@ void LPort::step()
 {
     activity_.ran();
     if (folded_) return;  // an event of before it folded: a port that only repeats has nothing to do
-    const sc_time now = sc_time_stamp();
+    run(sc_time_stamp());
+}
+
+void LPort::run(const sc_time& now)
+{
+    running_ = true;
     guard_against_livelock(now);
     // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
     if (lpsm_.repeats_access_word() && now >= access_word_end_) lpsm_.access_word_repeated();
@@ -568,14 +590,15 @@ void LPort::step()
         access_word_end_ = now + word_;
         access_word_event_.notify(word_);
     }
-    transmit();
-    update_fill();
+    transmit(now);
+    update_fill(now);
     if (words_hit_) watch_al_time(now);
     // Wake when its own word ends, unless it sent what follows ahead of time.
-    if (tx_own_ && !planned_ && !plan_own_word_end()) wake_at(tx_end_);
-    arm_rx_event();
+    if (tx_own_ && !planned_ && !plan_own_word_end(now)) wake_at(tx_end_, now);
+    arm_rx_event(now);
     sample_vcd();
     try_fold();
+    running_ = false;
 }
 
 // The port's own word is over by `now`, or it runs before the end of it. What it planned to do after
@@ -605,7 +628,7 @@ void LPort::end_own_word(const sc_time& now)
 // now, ahead of time, and wakes only when the next word may start, if any, rather than also when
 // this one ends (docs/loop.md, "Fast path"). Not for watched or traced ports (they report
 // each change as it happens), nor with word errors, nor when the user wants frame_sent() in time.
-bool LPort::plan_own_word_end()
+bool LPort::plan_own_word_end(const sc_time& now)
 {
     if (observed_ || words_hit_ || !downstream_) return false;
     if (tx_word_.kind == WordKind::Frame && user_ && user_->wants_frame_sent()) return false;
@@ -619,7 +642,7 @@ bool LPort::plan_own_word_end()
         sc_time t = d.kind == Lpsm::Decision::Kind::Frame ? after.frame_earliest(tx_end_, fill, false)
                                                           : after.primitive_earliest(tx_end_, fill, false);
         if (d.idle_close) t = std::max(t, after.last_end() + circuit_hold_);
-        wake_at(t);
+        wake_at(t, now);
     }
     planned_fill_ = lpsm_.fill();
     planned_ = true;
@@ -660,8 +683,8 @@ void LPort::watch_al_time(const sc_time& now)
         }
         al_armed_ = false;
         lpsm_.al_time_expired();
-        transmit();
-        update_fill();
+        transmit(now);
+        update_fill(now);
     }
     al_armed_ = false;
 }
@@ -677,23 +700,22 @@ void LPort::count_fill_errors(const sc_time& until)
 }
 
 // What the LPSM decides, sent as soon as word spacing (and the close timer) allow.
-void LPort::transmit()
+void LPort::transmit(const sc_time& now)
 {
     using K = Lpsm::Decision::Kind;
     while (!tx_own_) {
         const Lpsm::Decision d = lpsm_.next();
         if (d.kind == K::None) return;
         if (d.kind != K::Leave) {
-            if (!may_send_at(earliest(d))) return;
-            send_own(lpsm_.prepare(d));
+            if (!may_send_at(earliest(d, now), now)) return;
+            send_own(lpsm_.prepare(d), now);
         }
         lpsm_.commit(d);
     }
 }
 
-sc_time LPort::earliest(const Lpsm::Decision& d) const
+sc_time LPort::earliest(const Lpsm::Decision& d, const sc_time& now) const
 {
-    const sc_time now = sc_time_stamp();
     if (d.kind == Lpsm::Decision::Kind::Frame) return spacing_.frame_earliest(now, tx_word_, tx_own_);
     sc_time t = spacing_.primitive_earliest(now, tx_word_, tx_own_);
     // The close timer: wait a while for another frame for the peer.
@@ -702,26 +724,25 @@ sc_time LPort::earliest(const Lpsm::Decision& d) const
 }
 
 // True when the transmitter may start now; otherwise wakes the port when it may.
-bool LPort::may_send_at(const sc_time& earliest)
+bool LPort::may_send_at(const sc_time& earliest, const sc_time& now)
 {
-    const sc_time now = sc_time_stamp();
     if (earliest <= now) return true;
-    wake_at(earliest);
+    wake_at(earliest, now);
     return false;
 }
 
-void LPort::update_fill()
+void LPort::update_fill(const sc_time& now)
 {
     if (tx_own_) return;
     const Word w = lpsm_.fill();
-    if (w != tx_word_) emit(w);
+    if (w != tx_word_) emit(w, now);
 }
 
-void LPort::send_own(const Word& w)
+void LPort::send_own(const Word& w, const sc_time& now)
 {
     tx_own_ = true;
-    tx_end_ = sc_time_stamp() + timing_.words(w.words());
-    emit(w);  // step() arranges to wake when it ends
+    tx_end_ = now + timing_.words(w.words());
+    emit(w, now);  // step() arranges to wake when it ends
 }
 
 // An activation more in this instant; far too many mean that the port re-arms itself without
@@ -739,13 +760,12 @@ void LPort::guard_against_livelock(const sc_time& now)
                                      .c_str());
 }
 
-void LPort::emit(const Word& w)
+void LPort::emit(const Word& w, const sc_time& now)
 {
-    const sc_time now = sc_time_stamp();
     // What the port sends changes now: changes it passed on that reach it later were forwarded as
     // it stood before; they must go through its processing, or the port downstream would receive
     // this change after changes that come later.
-    recall_passed_through();
+    recall_passed_through(now);
     if (fill_errors_) count_fill_errors(now);
     spacing_.ended(tx_word_, now);
     if (watcher_) {

@@ -37,8 +37,10 @@
 // its next run (Lpsm::may_wait), and when it starts an own word after which it will only send its
 // fill word, it sends that change ahead, stamped with the word's end, and wakes only when the next
 // own word may start (plan_own_word_end); running earlier, it takes the change back and decides
-// afresh. Watched or traced ports do none of this and always take the full path, so a trace shows
-// every word.
+// afresh. A buffer the layer above frees, owed as an R_RDY while the transmitter is free, is
+// granted in that instant from the caller's activation rather than one delta later from the port's
+// own (grant_at_once). Watched or traced ports do none of this and always take the full path, so a
+// trace shows every word.
 #include <bitset>
 #include <cstdint>
 #include <iosfwd>
@@ -129,19 +131,22 @@ public:
 private:
     void listen_to_queue();
     void step();
-    void transmit();
-    bool may_send_at(const sc_core::sc_time& earliest);
-    sc_core::sc_time earliest(const Lpsm::Decision& d) const;
-    void send_own(const Word& w);
+    void run(const sc_core::sc_time& now);
+    bool grant_at_once();
+    // The port's own processing takes the time of its run (`now`) from its caller.
+    void transmit(const sc_core::sc_time& now);
+    bool may_send_at(const sc_core::sc_time& earliest, const sc_core::sc_time& now);
+    sc_core::sc_time earliest(const Lpsm::Decision& d, const sc_core::sc_time& now) const;
+    void send_own(const Word& w, const sc_core::sc_time& now);
     void end_own_word(const sc_core::sc_time& now);
-    bool plan_own_word_end();
+    bool plan_own_word_end(const sc_core::sc_time& now);
     void realize_own_word_end();
-    void emit(const Word& w);
-    void update_fill();
+    void emit(const Word& w, const sc_core::sc_time& now);
+    void update_fill(const sc_core::sc_time& now);
     bool can_pass_through() const;
     void catch_up(const EdgeLink::Change& c);
     void catch_up(const RepeatedRun& run);
-    void recall_passed_through();
+    void recall_passed_through(const sc_core::sc_time& now);
     void truncate_after(const sc_core::sc_time& cutoff);
     void withdraw_after(const sc_core::sc_time& t);
     void forward(const sc_core::sc_time& at, const Word& w, const Word& before);
@@ -166,9 +171,9 @@ private:
     void pass_in_flight(const Feed& f, OutputLog::Seq to);
     void clip_input_after(const sc_core::sc_time& cutoff);
     void compact_log();
-    void arm_rx_event();
+    void arm_rx_event(const sc_core::sc_time& now);
     bool may_wait(const sc_core::sc_time& arrival, const Word& word) const;
-    void wake_at(const sc_core::sc_time& t);
+    void wake_at(const sc_core::sc_time& t, const sc_core::sc_time& now);
     void guard_against_livelock(const sc_core::sc_time& now);
     void kick();
     void sample_vcd();
@@ -255,6 +260,7 @@ private:
     PortWatcher* watcher_ = nullptr;
     std::unique_ptr<PortVcd> vcd_;
     bool observed_ = false;  // watched or traced: every change takes the full path
+    bool running_ = false;   // inside run(): a call from the layer above waits for the next delta
 
 
     // Faults: hit words in what the port consumes (words_hit_: the random ones or a test's), fill
