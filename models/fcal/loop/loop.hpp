@@ -63,6 +63,12 @@ struct LoopConfig {
     double ber = 0.0;
     std::uint64_t error_seed = 0;
     double al_time_s = 15e-3;
+    // Loop initialization (docs/loop_init.md, "Initialization in the running loop"): every port's
+    // processing of one LI frame (loop.init_frame_proc_us; the system builder copies it into each
+    // port's PortConfig), and whether the loop initializes at t=0 (loop.initialize_at_start; the
+    // system builder starts it).
+    double init_frame_processing_s = kDefaultInitFrameProcessingS;
+    bool initialize_at_start = false;
 };
 
 class Loop : public sc_core::sc_module, public LoopDirectory, private InitObserver {

@@ -115,6 +115,7 @@ nlohmann::json RunController::results() const
     system_.workload().report(j);  // an erasure job's figures too
     if (system_.on_loop()) {
         system_.loop().report(j);
+        system_.loop().report_initializations(j);
         system_.driver().report(j);
         // The initiator's counters, with late frames and sequence errors summed over it and the
         // targets, and the targets' data timeouts.
@@ -131,6 +132,9 @@ nlohmann::json RunController::results() const
         j["frames_discarded"] = 0;
         j["code_violations"] = 0;
         j["kernel"] = {{"port_activations", 0}, {"frames_sent", 0}};
+        j["loop_initializations"] = 0;
+        j["loop_init"] = nlohmann::json::array();
+        j["loop_down_us"] = 0.0;
         j["retries"] = 0;
     }
     const host::EraseJob* erase = system_.erase_job();

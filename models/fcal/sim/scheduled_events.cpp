@@ -32,16 +32,21 @@ ScheduledEvents::ScheduledEvents(const std::map<unsigned, EventKeys>& keys, unsi
             why << key << "at_ms: " << *k.at_s * 1e3 << " ms is not before the end of the run (sim.time_limit_s = " << time_limit_s << " s)";
             throw std::invalid_argument(why.str());
         }
-        // The other kinds need loop initialization, which the loop does not model yet.
-        if (*k.kind != EventKind::Fail)
+        // Hot plug and bypass need port bypass circuits in the running loop, not modelled yet.
+        if (*k.kind != EventKind::Fail && *k.kind != EventKind::Lip)
             throw std::invalid_argument(key + "kind: " + to_string(*k.kind) +
-                                        " is not modelled yet (docs/faults.md, \"Scheduled events\"); only fail is");
+                                        " is not modelled yet (docs/faults.md, \"Scheduled events\"); only fail and lip are");
+        if (*k.kind == EventKind::Lip && !k.disk) {
+            // The controller's port sends the LIP.
+            events_.push_back({n, *k.at_s, *k.kind, std::nullopt});
+            continue;
+        }
         if (!k.disk) throw std::invalid_argument(key + "disk: missing (a fail event names its disk)");
         if (*k.disk < 0 || *k.disk >= static_cast<std::int64_t>(disk_count))
             throw std::invalid_argument(key + "disk: disk " + std::to_string(*k.disk) + " does not exist (disk.count = " +
                                         std::to_string(disk_count) + ", disks 0.." + std::to_string(disk_count - 1) + ")");
         const auto disk = static_cast<unsigned>(*k.disk);
-        if (!failed.insert(disk).second)
+        if (*k.kind == EventKind::Fail && !failed.insert(disk).second)
             throw std::invalid_argument(key + "disk: disk " + std::to_string(disk) + " fails twice (a failed drive stays failed)");
         events_.push_back({n, *k.at_s, *k.kind, disk});
     }

@@ -25,15 +25,16 @@ struct ScheduledEvent {
     unsigned index = 0;  // n of event.<n>.*
     double at_s = 0;
     EventKind kind{};
-    unsigned disk = 0;
+    std::optional<unsigned> disk;  // lip: none for the controller's port
 };
 
 class ScheduledEvents {
 public:
     ScheduledEvents() = default;
     // Throws std::invalid_argument, one line naming the key at fault, for an event without a time or a
-    // kind, at or beyond the run's time limit, of a kind not modelled yet, without a disk or naming
-    // one that does not exist, or failing a disk already failed.
+    // kind, at or beyond the run's time limit, of a kind not modelled yet, without a disk (but lip,
+    // which is the controller's then) or naming one that does not exist, or failing a disk already
+    // failed.
     ScheduledEvents(const std::map<unsigned, EventKeys>& keys, unsigned disk_count, double time_limit_s);
 
     // By time; events at the same time in the order of their n.

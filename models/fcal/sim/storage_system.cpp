@@ -89,12 +89,29 @@ void StorageSystem::run_events()
 // stops issuing to the disk.
 void StorageSystem::fire(const ScheduledEvent& e)
 {
-    disk_states_.at(e.disk) = DiskState::Failed;
+    if (e.kind == EventKind::Lip) {
+        // The port sends LIP and the loop initializes (docs/loop_init.md, "Initialization in the
+        // running loop"); frames lost in the circuits it ends are FCP recovery's (docs/faults.md).
+        const phy::AlPa al_pa = e.disk ? modules_.disk_al_pas.at(*e.disk) : config_.initiator_port.al_pa;
+        loop_->start_lip(port_index(al_pa), "event." + std::to_string(e.index) + ": lip from " +
+                                                (e.disk ? "disk " + std::to_string(*e.disk) : std::string("the controller")));
+        return;
+    }
+    const unsigned disk = *e.disk;
+    disk_states_.at(disk) = DiskState::Failed;
     if (volume_)
-        volume_->disk_failed(e.disk, "failed");
+        volume_->disk_failed(disk, "failed");
     else
-        workload_->disk_gone(e.disk);
-    targets_.at(e.disk)->drive_failed();
+        workload_->disk_gone(disk);
+    targets_.at(disk)->drive_failed();
+}
+
+// The ring position of the port with this AL_PA among the loop's ports.
+std::size_t StorageSystem::port_index(phy::AlPa al_pa) const
+{
+    for (std::size_t i = 0; i < loop_->port_count(); ++i)
+        if (loop_->port(i).al_pa() == al_pa) return i;
+    throw std::logic_error("no loop port with AL_PA " + phy::al_pa_hex(al_pa));
 }
 
 // The loop, host memory, the initiator and target HBAs, the disks and the device driver.
@@ -115,6 +132,9 @@ void StorageSystem::build_loop()
     driver_ = std::make_unique<host::DeviceDriver>("driver", modules_.driver);
     driver_->set_hba(initiator_.get());
     initiator_->set_completion(driver_.get());
+    // loop.initialize_at_start: the controller sends LIP at t=0; frames the HBAs queue meanwhile wait
+    // in their ports until the loop is back (docs/loop_init.md, "Initialization in the running loop").
+    if (modules_.loop.initialize_at_start) loop_->start_lip(0, "loop.initialize_at_start");
 }
 
 // The controller's outgoing FIFO: the SystemC reference, the Verilated RTL, or both in lock step.

@@ -93,6 +93,7 @@ private:
     void build_loop();
     void run_events();  // the process that fires the scheduled events at their times
     void fire(const ScheduledEvent& event);
+    std::size_t port_index(phy::AlPa al_pa) const;
     void open_ports_vcd();
     void close_ports_vcd();
     std::unique_ptr<loop::TransmitQueue> make_controller_queue();
