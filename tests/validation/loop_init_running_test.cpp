@@ -3,12 +3,13 @@
 //
 // The times expected here come from the line rate, the port delay, the cable and the processing
 // time, through the phases of the documented formula: `loop_init_timing()` and, for an originator
-// that is the master, its closed form T = 3 w + N (212 w + 10 c + 7 p) computed here directly from
+// that is the master, its closed form T = 4 w + N (212 w + 10 c + 7 p) computed here directly from
 // w, c and p. The AL_PAs expected follow from the assignment rules by hand (who claims first, what
 // is left in priority order). Nothing is taken from the simulator's output.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <iomanip>
 #include <memory>
 #include <string>
 #include <vector>
@@ -85,10 +86,13 @@ void check_time_against_formula(unsigned n)
     l.start_lip(0, "test");
     run_until_initialized(l, 1);
     const loop::LoopInitRecord& r = l.initializations().front();
-    const double closed_form_s = 3 * kWordS + n * (212 * kWordS + 10 * kCableS + 7 * kProcS);
-    INFO("N = " << n << ": simulated " << r.duration_s * 1e6 << " us, formula " << formula_s(n, 0) * 1e6 << " us");
+    const double closed_form_s = 4 * kWordS + n * (212 * kWordS + 10 * kCableS + 7 * kProcS);
+    INFO("N = " << n << ": simulated " << std::setprecision(10) << r.duration_s * 1e6 << " us, formula " << formula_s(n, 0) * 1e6
+                << " us, difference " << (r.duration_s - formula_s(n, 0)) / kWordS << " words");
     CHECK(std::abs(formula_s(n, 0) - closed_form_s) < 1e-12);
-    CHECK(std::abs(r.duration_s - formula_s(n, 0)) <= kWordS);
+    // Within a tenth of a word: the kernel's picosecond resolution rounds each hop delay (under
+    // 0.03 w at 127 ports).
+    CHECK(std::abs(r.duration_s - formula_s(n, 0)) <= 0.1 * kWordS);
     CHECK(r.start_s == 0.0);
     CHECK(r.lip_count == 1);
     REQUIRE(r.master_al_pa);
@@ -130,7 +134,7 @@ TEST_CASE("Duplicated hard AL_PAs give the second port the first free soft one a
         CHECK(first.al_pas[i].how == how[i]);
         CHECK(l.port(i).init_procedure().position_map() == expected);
     }
-    CHECK(std::abs(first.duration_s - formula_s(5, 0)) <= kWordS);
+    CHECK(std::abs(first.duration_s - formula_s(5, 0)) <= 0.1 * kWordS);
 
     // A disk (D2, node 2) sends LIP: it originates, the master is 3 ports downstream of it (D3, D4,
     // C). Every port claims its AL_PA again in LIPA, D3 its soft 04 included.
@@ -147,7 +151,7 @@ TEST_CASE("Duplicated hard AL_PAs give the second port the first free soft one a
         CHECK(second.al_pas[i].how == AddressSource::Previous);
     }
     INFO("simulated " << second.duration_s * 1e6 << " us, formula " << formula_s(5, 3) * 1e6 << " us");
-    CHECK(std::abs(second.duration_s - formula_s(5, 3)) <= kWordS);
+    CHECK(std::abs(second.duration_s - formula_s(5, 3)) <= 0.1 * kWordS);
 }
 
 TEST_CASE("A LIP wakes folded ports and frames held during initialization go out after it", "[validation][loop_init]")

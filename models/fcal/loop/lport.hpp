@@ -30,7 +30,7 @@
 // *source*), which logs what it sends (OutputLog) for the folded ports behind it (its *span*) and
 // replaces fill words as their arbitrating ones would. A folded port reads what reached it from the
 // log only when it needs to: it rejoins the chain the instant the layer above gives it something to
-// send (wake(), also the hook for a future LIP), or a word it would act on (an OPN to it, its own
+// send (wake(), also called for every port before a LIP), or a word it would act on (an OPN to it, its own
 // ARB, an IDLE it waits for) enters its span; the log is compacted now and then.
 //
 // Fewer runs. A port in a circuit takes later the words it holds that change nothing it does before
@@ -94,7 +94,7 @@ public:
     // The transmit queue's head listener: a push changed what the port would be told.
     void frames_changed();
     // A folded port rejoins the chain of ports a change visits (the layer above has something for
-    // it; a LIP, once loop initialization is modelled, would call this too). Nothing if not folded.
+    // it; Loop::start_lip wakes every port before a LIP). Nothing if not folded.
     void wake();
     void release_buffer();   // a received frame has been consumed; its buffer is free again
 

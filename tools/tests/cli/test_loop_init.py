@@ -5,7 +5,7 @@ events and keys exit 2 naming the key.
 
 The expected initialization times come from the formula of docs/loop_init.md, "Initialization time",
 computed here from the line rate, cable, port delay and processing time: with the originator as master
-T = 3 w + N (212 w + 10 c + 7 p); in general the sum of its phases. Nothing is taken from the output."""
+T = 4 w + N (212 w + 10 c + 7 p); in general the sum of its phases. Nothing is taken from the output."""
 from __future__ import annotations
 
 import pytest
@@ -29,12 +29,12 @@ def formula_s(n: int, k: int = 0, p: float = P) -> float:
     """docs/loop_init.md, "Initialization time": N ports, the master k ports downstream of the originator."""
     r = n * H
     trip = lambda words: n * (words * W + p) + r  # noqa: E731
-    return max(r + 3 * W, 12 * W) + (n + k) * (12 * W + p) + r + k * H + r + 4 * trip(14) + 2 * trip(42) + r
+    return max(r + 2 * W + 2 * W, 12 * W) + (n + k) * (12 * W + p) + r + k * H + r + 4 * trip(14) + 2 * trip(42) + r
 
 
 def test_formula_closed_form() -> None:
     for n in (3, 17, 64, 127):
-        assert formula_s(n) == pytest.approx(3 * W + n * (212 * W + 10 * C + 7 * P), rel=1e-12)
+        assert formula_s(n) == pytest.approx(4 * W + n * (212 * W + 10 * C + 7 * P), rel=1e-12)
 
 
 def balanced(res: dict) -> bool:
@@ -86,17 +86,17 @@ def test_initialize_at_start_takes_the_formula_time(fcal_sim) -> None:
     assert balanced(res) and res["completed_ios"] == res["issued_ios"]
     (init,) = res["loop_init"]
     assert init["cause"] == "loop.initialize_at_start" and init["start_us"] == 0
-    # An idle loop at t=0: exactly the formula, within one word.
-    assert abs(init["duration_us"] - formula_s(5) * 1e6) <= W * 1e6
+    # An idle loop at t=0: the formula, within a tenth of a word (picosecond rounding).
+    assert abs(init["duration_us"] - formula_s(5) * 1e6) <= 0.1 * W * 1e6
     # loop.init_frame_proc_us is every port's p.
     res = fcal_sim(*base, *sets("loop.init_frame_proc_us=5")).results
-    assert abs(res["loop_init"][0]["duration_us"] - formula_s(5, p=5e-6) * 1e6) <= W * 1e6
+    assert abs(res["loop_init"][0]["duration_us"] - formula_s(5, p=5e-6) * 1e6) <= 0.1 * W * 1e6
     # The lowest port name wins master selection: disk 2's (ring position 3, 3 ports downstream of the
     # controller, which originates).
     res = fcal_sim(*base, *sets("disk.2.port_name=1")).results
     (init,) = res["loop_init"]
     assert init["master_al_pa"] == DISK_AL_PAS[2]
-    assert abs(init["duration_us"] - formula_s(5, k=3) * 1e6) <= W * 1e6
+    assert abs(init["duration_us"] - formula_s(5, k=3) * 1e6) <= 0.1 * W * 1e6
     # Without it, nothing initializes.
     res = fcal_sim(*base[:-3], *sets("loop.initialize_at_start=false"), "--stats-json", "-").results
     assert res["loop_initializations"] == 0 and res["loop_init"] == [] and res["loop_down_us"] == 0
