@@ -578,7 +578,7 @@ void LPort::step()
     // Wake when its own word ends, unless it sent what follows ahead of time.
     if (tx_own_ && !planned_ && !plan_own_word_end()) wake_at(tx_end_);
     arm_rx_event();
-    if (sequence_repeats_ > 0 || lpsm_.in_initialization()) after_init_step();
+    if (init_busy_) after_init_step();
     sample_vcd();
     try_fold();
 }

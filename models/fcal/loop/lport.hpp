@@ -194,10 +194,8 @@ private:
     void count_fill_errors(const sc_core::sc_time& until);
     void watch_al_time(const sc_core::sc_time& now);
     // Loop initialization (lport_init.cpp).
-    bool takes_in_init(const EdgeLink::Change& c) const
-    {
-        return c.word.is_sequence() || lpsm_.in_initialization() || sequence_repeats_ > 0;
-    }
+    // (Word kinds from LIP on are the primitive sequences.)
+    bool takes_in_init(const EdgeLink::Change& c) const { return c.word.kind >= WordKind::Lip || init_busy_; }
     void take_in_init(const EdgeLink::Change& c);
     void repeat_sequence(const sc_core::sc_time& limit, bool inclusive);
     void receive_init_word(const Word& w, const sc_core::sc_time& at);
@@ -302,6 +300,7 @@ private:
     // one and two word times after it arrived (sequence_repeats_ left, the next at sequence_at_);
     // an answer leaves no earlier than answer_at_; E_D_TOV on one deadline of the port's timers.
     InitObserver* init_observer_ = nullptr;
+    bool init_busy_ = false;  // in initialization, or a primitive sequence run still to hand over
     Word sequence_word_;
     sc_core::sc_time sequence_at_;
     unsigned sequence_repeats_ = 0;

@@ -21,6 +21,7 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     wake();
     const bool started = !lpsm_.in_initialization();
     lpsm_.initialize(lip);
+    init_busy_ = true;
     // Its LIPs start when the word it sends now ends (the LPSM counts them from there).
     lips_since_ = tx_own_ ? tx_end_ : sc_time_stamp();
     if (started) recall_passed_through();
@@ -32,6 +33,7 @@ void LPort::take_in_init(const EdgeLink::Change& c)
 {
     repeat_sequence(c.at, false);  // the run before this change lasted until it
     sequence_repeats_ = 0;
+    init_busy_ = true;
     receive_init_word(c.word, c.at);
     if (c.word.is_sequence()) {
         sequence_word_ = c.word;
@@ -65,6 +67,7 @@ void LPort::receive_init_word(const Word& w, const sc_time& at)
 // At the end of the port's step: a wake-up for the rest of a primitive sequence run, and E_D_TOV.
 void LPort::after_init_step()
 {
+    init_busy_ = sequence_repeats_ > 0 || lpsm_.in_initialization();
     if (sequence_repeats_ > 0) wake_at(sequence_at_);
     if (lpsm_.awaits_init()) {
         if (!init_timers_.is_running(e_d_tov_) || lpsm_.progress() != e_d_tov_progress_) {
@@ -83,6 +86,7 @@ void LPort::e_d_tov_expired()
 {
     if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_) return;
     lpsm_.e_d_tov_expired();
+    init_busy_ = true;
     lips_since_ = tx_own_ ? tx_end_ : sc_time_stamp();
     kick();
 }
