@@ -195,3 +195,49 @@ TEST_CASE("A LIP wakes folded ports and frames held during initialization go out
     CHECK(receiver.received.size() <= 204);
     for (std::size_t i = 0; i < l.port_count(); ++i) CHECK_FALSE(l.port(i).in_initialization());
 }
+
+namespace {
+
+// Hits the first LIFA a port receives: the frame fails its CRC and is lost.
+class LoseFirstLifa : public loop::WordErrors {
+public:
+    std::uint64_t hits(const loop::Word& w, unsigned) override
+    {
+        if (lost_ || w.kind != loop::WordKind::Frame || !w.frame->loop_init()) return 0;
+        if (static_cast<const loop::LoopInitFrame&>(*w.frame->content).id != loop::LiId::Lifa) return 0;
+        lost_ = true;
+        return 1;
+    }
+    bool lost_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("A lost LI frame: E_D_TOV runs out and the loop initializes again", "[validation][loop_init]")
+{
+    // Three ports; D1 (node 1) loses the LIFA. Everyone then waits; D1's E_D_TOV (100 us here, the
+    // others' 2 s: one port times out, see docs/loop_init.md, "Simplifications") runs out: it sends
+    // LIP and the loop initializes again with D1 as originator and C still master. One
+    // initialization in the account, with two LIPs, ending with every hard AL_PA.
+    auto cfg = ring({0x01, 0xEF, 0xE8});
+    cfg.nodes[1].port.e_d_tov_s = 100e-6;
+    loop::Loop l("loop", cfg);
+    LoseFirstLifa lose;
+    l.port(1).set_word_errors(&lose);
+    l.start_lip(0, "test");
+    run_until_initialized(l, 1);
+    CHECK(lose.lost_);
+    const loop::LoopInitRecord& r = l.initializations().front();
+    CHECK(r.lip_count == 2);
+    REQUIRE(r.master_al_pa);
+    CHECK(*r.master_al_pa == 0x01);
+    const std::vector<phy::AlPa> expected{0x01, 0xEF, 0xE8};
+    for (unsigned i = 0; i < 3; ++i) {
+        CHECK(r.al_pas[i].al_pa == expected[i]);
+        CHECK(r.al_pas[i].how == AddressSource::Hard);
+    }
+    // At least E_D_TOV after the LIFA was lost, and at most the first attempt up to LIFA, E_D_TOV and
+    // a whole second initialization with D1 originating (the master 2 ports downstream of it).
+    CHECK(r.duration_s > 100e-6);
+    CHECK(r.duration_s < formula_s(3, 0) + 100e-6 + formula_s(3, 2));
+}
