@@ -64,6 +64,9 @@ struct DiskParams {
     // Fixed model: commands in service at once (disk.max_concurrent); 1, one at a time, unless set.
     unsigned max_concurrent = 1;
     std::uint64_t seed{};                // the disk's random stream (access times, stochastic positions)
+    // The 8-byte port name of its FC port (disk.<i>.port_name; docs/loop_init.md, "Master selection");
+    // unset: the system builder derives one from the disk's ring position.
+    std::optional<std::uint64_t> port_name;
     // Fixed model.
     double access_time_s{};              // mean access time per command
     AccessDist access_dist{};

@@ -87,7 +87,68 @@ Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
     if (config.ber > 0.0 && al_time <= 2 * round_trip_)
         throw ConfigError("loop.al_time_us: " + std::to_string(config.al_time_s * 1e6) + " us is not above twice the loop's round trip (" +
                           std::to_string(2 * round_trip_.to_seconds() * 1e6) + " us); with loop.ber above 0 it must be");
-    for (auto& p : ports_) p->set_bit_errors(config.ber, config.error_seed, al_time);
+    for (auto& p : ports_) {
+        p->set_bit_errors(config.ber, config.error_seed, al_time);
+        p->set_init_observer(this);
+    }
+}
+
+void Loop::start_lip(std::size_t i, const std::string& cause)
+{
+    if (i >= ports_.size()) throw std::out_of_range("Loop::start_lip: no port " + std::to_string(i));
+    if (!activity_.initializing()) {
+        LoopInitRecord r;
+        r.cause = cause;
+        r.start_s = sc_core::sc_time_stamp().to_seconds();
+        inits_.push_back(std::move(r));
+    }
+    // The LIP must reach every port: none may stay folded into a hop delay (docs/loop.md, "Fast path").
+    for (auto& p : ports_) p->wake();
+    ports_[i]->initialize();
+}
+
+void Loop::init_state_changed(LPort& port, LpsmState from, LpsmState to)
+{
+    (void)port;
+    (void)from;
+    if (inits_.empty()) return;  // a port initialized by a test on its own
+    LoopInitRecord& r = inits_.back();
+    if (to == LpsmState::Initializing) ++r.lip_count;
+    if (activity_.initializing()) return;
+    // The last port is back in MONITORING.
+    r.duration_s = sc_core::sc_time_stamp().to_seconds() - r.start_s;
+    r.al_pas.clear();
+    for (const auto& p : ports_) {
+        const LoopInitProcedure& init = p->init_procedure();
+        r.al_pas.push_back({p->config().name, init.al_pa(), init.address_source()});
+        if (init.master()) r.master_al_pa = init.al_pa();
+    }
+    if (on_initialized_) on_initialized_();
+}
+
+void Loop::report_initializations(nlohmann::json& j) const
+{
+    nlohmann::json list = nlohmann::json::array();
+    double down_s = 0;
+    for (const LoopInitRecord& r : inits_) {
+        nlohmann::json al_pas = nlohmann::json::array();
+        for (const auto& a : r.al_pas)
+            al_pas.push_back({{"port", a.port}, {"al_pa", a.al_pa ? nlohmann::json(phy::al_pa_hex(*a.al_pa)) : nlohmann::json(nullptr)},
+                              {"how", loop::name(a.how)}});
+        // An initialization still under way when the run ended lasts until then.
+        const double duration_s = r.al_pas.empty() ? sc_core::sc_time_stamp().to_seconds() - r.start_s : r.duration_s;
+        down_s += duration_s;
+        list.push_back({{"cause", r.cause},
+                        {"start_us", r.start_s * 1e6},
+                        {"duration_us", duration_s * 1e6},
+                        {"complete", !r.al_pas.empty()},
+                        {"master_al_pa", r.master_al_pa ? nlohmann::json(phy::al_pa_hex(*r.master_al_pa)) : nlohmann::json(nullptr)},
+                        {"lip_count", r.lip_count},
+                        {"al_pas", al_pas}});
+    }
+    j["loop_initializations"] = inits_.size();
+    j["loop_init"] = list;
+    j["loop_down_us"] = down_s * 1e6;
 }
 
 unsigned Loop::links(phy::AlPa from, phy::AlPa to) const

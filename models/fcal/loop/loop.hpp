@@ -4,6 +4,7 @@
 // what it forwards, so a chain of them is folded into the hop delay between two active ports. The
 // cost of a simulation is therefore independent of the number of passive ports.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,6 +34,22 @@ struct LoopNode {
     std::optional<unsigned> loop_id; // take the AL_PA of this loop_ID (standard order)
 };
 
+// One loop initialization as the running loop did it (docs/loop_init.md, "Initialization in the
+// running loop"): from the first LIP to the last port back in MONITORING.
+struct LoopInitRecord {
+    struct Address {
+        std::string port;
+        std::optional<phy::AlPa> al_pa;  // none: non-participating
+        AddressSource how = AddressSource::None;
+    };
+    std::string cause;
+    double start_s = 0;
+    double duration_s = 0;
+    std::optional<phy::AlPa> master_al_pa;
+    unsigned lip_count = 0;  // ports that started sending LIP (Loop::start_lip, E_D_TOV)
+    std::vector<Address> al_pas;  // in ring order
+};
+
 struct LoopConfig {
     phy::LineRate rate = phy::LineRate::G2;
     double baud = 0.0;  // > 0: overrides the rate's baud (loop.baud_gbps)
@@ -46,9 +63,15 @@ struct LoopConfig {
     double ber = 0.0;
     std::uint64_t error_seed = 0;
     double al_time_s = 15e-3;
+    // Loop initialization (docs/loop_init.md, "Initialization in the running loop"): every port's
+    // processing of one LI frame (loop.init_frame_proc_us; the system builder copies it into each
+    // port's PortConfig), and whether the loop initializes at t=0 (loop.initialize_at_start; the
+    // system builder starts it).
+    double init_frame_processing_s = kDefaultInitFrameProcessingS;
+    bool initialize_at_start = false;
 };
 
-class Loop : public sc_core::sc_module, public LoopDirectory {
+class Loop : public sc_core::sc_module, public LoopDirectory, private InitObserver {
 public:
     // Throws ConfigError naming the offending node or parameter.
     Loop(sc_core::sc_module_name name, const LoopConfig& config);
@@ -68,6 +91,16 @@ public:
     // simulation with an internal error instead of hanging (docs/loop.md, "The livelock guard").
     // Tests lower it.
     void set_same_instant_limit(std::uint64_t limit) { activity_.set_same_instant_limit(limit); }
+    // Loop initialization (docs/loop_init.md, "Initialization in the running loop"): port `i` starts
+    // sending LIP now (`cause` for the results); every folded port rejoins the chain first.
+    void start_lip(std::size_t i, const std::string& cause);
+    // Some port is in INITIALIZING or OPEN-INIT.
+    bool initializing() const { return activity_.initializing(); }
+    // Told (once, in the instant) when an initialization ends: every port is back in MONITORING.
+    void on_initialized(std::function<void()> callback) { on_initialized_ = std::move(callback); }
+    const std::vector<LoopInitRecord>& initializations() const { return inits_; }
+    // loop_initializations, loop_init and loop_down_us (docs/faults.md, "Scheduled events").
+    void report_initializations(nlohmann::json& j) const;
     unsigned login_bb_credit(phy::AlPa port) const override;
     bool on_loop(phy::AlPa port) const override;
     unsigned links(phy::AlPa from, phy::AlPa to) const override;
@@ -79,6 +112,9 @@ private:
     sc_core::sc_time round_trip_;
     std::size_t node_count_ = 0;
     std::map<phy::AlPa, std::size_t> node_of_;  // ring position of each port
+    void init_state_changed(LPort& port, LpsmState from, LpsmState to) override;
+    std::vector<LoopInitRecord> inits_;
+    std::function<void()> on_initialized_;
 };
 
 }  // namespace fcal::loop

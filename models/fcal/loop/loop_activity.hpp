@@ -15,10 +15,15 @@ public:
     std::uint64_t activations() const { return activations_; }
     std::uint64_t same_instant_limit() const { return same_instant_limit_; }
     void set_same_instant_limit(std::uint64_t limit) { same_instant_limit_ = limit; }
+    // Ports in loop initialization (INITIALIZING, OPEN-INIT): while any is, no port folds
+    // (docs/loop.md, "Fast path"). Loop::start_lip counts the port it starts before its LIP.
+    void port_initializing(bool entered) { entered ? ++initializing_ : --initializing_; }
+    bool initializing() const { return initializing_ > 0; }
 
 private:
     std::uint64_t activations_ = 0;
     std::uint64_t same_instant_limit_ = kDefaultSameInstantLimit;
+    unsigned initializing_ = 0;
 };
 
 }  // namespace fcal::loop

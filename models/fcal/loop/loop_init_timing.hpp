@@ -10,16 +10,26 @@
 // (store and forward: each port receives the whole frame, processes it, retransmits it; the master
 // processes it too before it sends the next). The whole initialization, from the originator's first
 // LIP to the master receiving its CLS back:
-//     T = max(R + 3 w, 12 w) + W                 LIPs back and recognised, at least 12 sent; W idle wait
+//     T = max(R + 2 w + 2 w, 12 w) + W           LIPs back, recognised, 2 fill words; at least 12 sent; W idle wait
 //       + (N + k) (12 w + p) + R + D             LISM: k ports from the originator on to the master
 //       + R                                      ARB(F0) round trip
 //       + 4 trip(14)                             LIFA, LIPA, LIHA, LISA
 //       + 2 trip(42)                             LIRP, LILP (when every port supports them)
 //       + R                                      CLS round trip
 // where D is the repeat-path delay from the originator to the master (0 when it is the master).
+// Recognition: a port acts on a word when its start reaches it (docs/loop.md, "Timing and round
+// trip"), so on the third identical word 2 w after the run's front; the LISM then waits the word
+// spacing's two fill words after the last LIP (docs/loop.md, "Word spacing").
 #include <cstdint>
 
+#include "fcal/phy/ordered_set.hpp"
+
 namespace fcal::loop {
+
+// The fill words between an originator's last LIP and its LISM (WordSpacing::kPrimitiveGapWords).
+constexpr unsigned kGapAfterLipsWords = 2;
+// From the front of a primitive sequence run reaching a port to the port recognising it.
+constexpr double lip_recognition_s(double word_s) { return (phy::kPrimitiveSequenceRecognition - 1) * word_s; }
 
 struct LoopInitTimingInput {
     unsigned ports = 0;                  // N: L_Ports taking part (each stores and forwards every LI frame)

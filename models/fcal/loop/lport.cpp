@@ -13,7 +13,8 @@ LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::
              const LoopDirectory& directory, LoopActivity& activity)
     : sc_module(name), cfg_(config), timing_(timing), word_(timing.word_time()),
       circuit_hold_(config.circuit_hold_s, sc_core::SC_SEC), directory_(directory), activity_(activity),
-      queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing)
+      queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing),
+      init_timers_("init_timers", [this](int&) { e_d_tov_expired(); })
 {
     SC_METHOD(step);
     sensitive << rx_event_ << tx_event_ << kick_event_ << access_word_event_ << al_event_;
@@ -234,7 +235,7 @@ void LPort::forward(const sc_time& at, const Word& w, const Word& before)
 // left to process, leaves the chain. Watched or traced ports stay, and so does the last active port.
 void LPort::try_fold()
 {
-    if (!fold_allowed_ || observed_ || tx_own_ || words_hit_ || !upstream_ || upstream_ == this || in_.busy()) return;
+    if (!fold_allowed_ || observed_ || activity_.initializing() || tx_own_ || words_hit_ || !upstream_ || upstream_ == this || in_.busy()) return;
     const Lpsm::Routine r = lpsm_.routine();
     if (r == Lpsm::Routine::Acts) return;
     routine_ = r;
@@ -579,9 +580,12 @@ void LPort::run(const sc_time& now)
     in_.take_arrived(now, [this](const EdgeLink::Change& c) {
         if (c.passed_through)
             catch_up(c);
+        else if (takes_in_init(c))
+            take_in_init(c);
         else
             lpsm_.receive(c.word);
     });
+    if (sequence_repeats_ > 0) repeat_sequence(now, true);
 
     end_own_word(now);
     lpsm_.update_arbitration();
@@ -596,6 +600,7 @@ void LPort::run(const sc_time& now)
     // Wake when its own word ends, unless it sent what follows ahead of time.
     if (tx_own_ && !planned_ && !plan_own_word_end(now)) wake_at(tx_end_, now);
     arm_rx_event(now);
+    if (init_busy_) after_init_step(now);
     sample_vcd();
     try_fold();
     running_ = false;
@@ -619,7 +624,7 @@ void LPort::end_own_word(const sc_time& now)
     spacing_.ended(tx_word_, now);
     if (tx_word_.kind == WordKind::Frame) {
         stats_.frame_sent();
-        if (user_ && user_->wants_frame_sent()) user_->frame_sent(*tx_word_.frame);
+        if (user_ && user_->wants_frame_sent() && !tx_word_.frame->loop_init()) user_->frame_sent(*tx_word_.frame);
     }
 }
 
@@ -630,7 +635,7 @@ void LPort::end_own_word(const sc_time& now)
 // each change as it happens), nor with word errors, nor when the user wants frame_sent() in time.
 bool LPort::plan_own_word_end(const sc_time& now)
 {
-    if (observed_ || words_hit_ || !downstream_) return false;
+    if (observed_ || words_hit_ || !downstream_ || lpsm_.in_initialization()) return false;
     if (tx_word_.kind == WordKind::Frame && user_ && user_->wants_frame_sent()) return false;
     const Lpsm::Decision d = lpsm_.next();
     if (d.kind == Lpsm::Decision::Kind::Leave) return false;  // taken the instant the word ends
@@ -716,6 +721,11 @@ void LPort::transmit(const sc_time& now)
 
 sc_time LPort::earliest(const Lpsm::Decision& d, const sc_time& now) const
 {
+    // An answer in loop initialization: no earlier than the port's processing allows.
+    if (lpsm_.state() == LpsmState::OpenInit) {
+        const bool frame = d.kind == Lpsm::Decision::Kind::InitFrame;
+        return std::max(answer_at_, frame ? spacing_.frame_earliest(now, tx_word_, tx_own_) : spacing_.primitive_earliest(now, tx_word_, tx_own_));
+    }
     if (d.kind == Lpsm::Decision::Kind::Frame) return spacing_.frame_earliest(now, tx_word_, tx_own_);
     sc_time t = spacing_.primitive_earliest(now, tx_word_, tx_own_);
     // The close timer: wait a while for another frame for the peer.
@@ -784,6 +794,9 @@ void LPort::lpsm_event(Event e) { stats_.on(e, sc_time_stamp()); }
 
 void LPort::state_changed(LpsmState from, LpsmState to)
 {
+    const bool was = from >= LpsmState::Initializing, is = to >= LpsmState::Initializing;
+    if (was != is) activity_.port_initializing(is);
+    if ((was || is) && init_observer_) init_observer_->init_state_changed(*this, from, to);
     if (user_) user_->state_changed(from, to);
 }
 

@@ -30,7 +30,7 @@
 // *source*), which logs what it sends (OutputLog) for the folded ports behind it (its *span*) and
 // replaces fill words as their arbitrating ones would. A folded port reads what reached it from the
 // log only when it needs to: it rejoins the chain the instant the layer above gives it something to
-// send (wake(), also the hook for a future LIP), or a word it would act on (an OPN to it, its own
+// send (wake(), also called for every port before a LIP), or a word it would act on (an OPN to it, its own
 // ARB, an IDLE it waits for) enters its span; the log is compacted now and then.
 //
 // Fewer runs. A port in a circuit takes later the words it holds that change nothing it does before
@@ -62,9 +62,20 @@
 #include "fcal/loop/word.hpp"
 #include "fcal/loop/word_errors.hpp"
 #include "fcal/loop/word_spacing.hpp"
+#include "fcal/kernel/timers.hpp"
 #include "fcal/phy/link_timing.hpp"
 
 namespace fcal::loop {
+
+class LPort;
+
+// Told when a port enters or leaves loop initialization (INITIALIZING, OPEN-INIT): the loop keeps
+// the account of its initializations (docs/loop_init.md, "Initialization in the running loop").
+class InitObserver {
+public:
+    virtual ~InitObserver() = default;
+    virtual void init_state_changed(LPort& port, LpsmState from, LpsmState to) = 0;
+};
 
 class LPort : public sc_core::sc_module, private LpsmObserver {
 public:
@@ -85,9 +96,17 @@ public:
     // The transmit queue's head listener: a push changed what the port would be told.
     void frames_changed();
     // A folded port rejoins the chain of ports a change visits (the layer above has something for
-    // it; a LIP, once loop initialization is modelled, would call this too). Nothing if not folded.
+    // it; Loop::start_lip wakes every port before a LIP). Nothing if not folded.
     void wake();
     void release_buffer();   // a received frame has been consumed; its buffer is free again
+
+    // Loop initialization (docs/loop_init.md, "Initialization in the running loop"; lport_init.cpp).
+    // The port initializes now: it sends `lip` (by default LIP(F7,F7) or LIP(F7,x)). Loop::start_lip
+    // wakes every port first.
+    void initialize(std::optional<phy::OrderedSet> lip = std::nullopt);
+    bool in_initialization() const { return lpsm_.in_initialization(); }
+    const LoopInitProcedure& init_procedure() const { return lpsm_.init_procedure(); }
+    void set_init_observer(InitObserver* observer) { init_observer_ = observer; }
 
     // Faults (docs/faults.md, "Faults and recovery", "Bit errors on the loop"); set up by Loop after connect().
     // Bit errors at `ber` on every link, drawn from streams derived from `seed`; AL_TIME bounds every
@@ -179,6 +198,14 @@ private:
     void sample_vcd();
     void count_fill_errors(const sc_core::sc_time& until);
     void watch_al_time(const sc_core::sc_time& now);
+    // Loop initialization (lport_init.cpp).
+    // (Word kinds from LIP on are the primitive sequences.)
+    bool takes_in_init(const EdgeLink::Change& c) const { return c.word.kind >= WordKind::Lip || init_busy_; }
+    void take_in_init(const EdgeLink::Change& c);
+    void repeat_sequence(const sc_core::sc_time& limit, bool inclusive);
+    void receive_init_word(const Word& w, const sc_core::sc_time& at);
+    void after_init_step(const sc_core::sc_time& now);
+    void e_d_tov_expired();
 
     // LpsmObserver: statistics and the layer above.
     void lpsm_event(Event e) override;
@@ -274,6 +301,20 @@ private:
     std::uint64_t al_progress_ = 0;
     sc_core::sc_time al_deadline_;
     sc_core::sc_event al_event_;
+
+    // Loop initialization. A primitive sequence run is one change: the LPSM gets its word again
+    // one and two word times after it arrived (sequence_repeats_ left, the next at sequence_at_);
+    // an answer leaves no earlier than answer_at_; E_D_TOV on one deadline of the port's timers.
+    InitObserver* init_observer_ = nullptr;
+    bool init_busy_ = false;  // in initialization, or a primitive sequence run still to hand over
+    Word sequence_word_;
+    sc_core::sc_time sequence_at_;
+    unsigned sequence_repeats_ = 0;
+    sc_core::sc_time answer_at_;
+    sc_core::sc_time lips_since_;  // an initializing port started its LIPs
+    kernel::Timers<int> init_timers_;
+    kernel::Timers<int>::Handle e_d_tov_;
+    std::uint64_t e_d_tov_progress_ = 0;
 
     // The livelock guard.
     sc_core::sc_time last_step_at_;

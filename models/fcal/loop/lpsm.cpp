@@ -561,6 +561,9 @@ bool Lpsm::receive_init(const Word& w)
     ++progress_;
     if (w.is_fill()) {
         rx_fill_ = w;
+        // An originator's own IDLEs are back: its LIPs are off the loop, and it repeats from now on
+        // (the master's ARB(F0) must get round). The master keeps its own fill words.
+        if (state_ == LpsmState::OpenInit && init_fill_ == InitFill::Idle && !init_.master()) init_fill_ = InitFill::Repeat;
         if (state_ == LpsmState::OpenInit && w.is_arb(phy::kArbFairnessFill)) {
             auto out = init_.arb_f0_received();
             if (out.is(LoopInitProcedure::Output::Kind::Frame)) {

@@ -188,6 +188,8 @@ public:
     // originator, until the port has transmitted answer_min_lips() LIPs of its own.
     double answer_delay_s() const { return answer_delay_s_; }
     unsigned answer_min_lips() const { return answer_min_lips_; }
+    // An answer is waiting to be sent (next() gives it once the port's timing allows).
+    bool answer_pending() const { return answer_.has_value(); }
     const LoopInitProcedure& init_procedure() const { return init_; }
     // The port's AL_PA: configured, then the one its last initialization obtained.
     phy::AlPa al_pa() const { return cfg_.al_pa; }

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "fcal/loop/loop_init_frame.hpp"
+
 namespace fcal::loop {
 
 std::uint64_t Word::words() const
@@ -34,7 +36,9 @@ std::string name(const Word& w)
         switch (w.frame->sof) {
         case Sof::I3: return "SOFi3";
         case Sof::N3: return "SOFn3";
-        case Sof::Il: return "SOFil";
+        case Sof::Il:
+            // A loop initialization frame, named by its LI_ID for traces.
+            return std::string("SOFil(") + name(static_cast<const LoopInitFrame&>(*w.frame->content).id) + ")";
         }
         return "?";
     case WordKind::Lip:

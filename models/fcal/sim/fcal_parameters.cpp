@@ -214,12 +214,22 @@ void add_loop(ParameterTable& t)
     t.add(integer("loop.count", at(&SimConfig::loop_count), 1, 1, 2, "loops",
                   "independent loops with the same disks (each disk dual-ported, one controller HBA per loop); the loop.* keys "
                   "describe each"));
+    // Loop initialization (docs/loop_init.md, "Initialization in the running loop").
+    t.add(real("loop.init_frame_proc_us", loop(&LoopConfig::init_frame_processing_s), loop::kDefaultInitFrameProcessingS * 1e6, 0.0,
+               "us", "loop initialization: a port's processing of one LI frame before it sends it on (every port)", false, 1e6));
+    t.add(boolean("loop.initialize_at_start", loop(&LoopConfig::initialize_at_start), false,
+                  "the controller sends LIP at t=0 and the loop initializes (each loop); frames wait in the ports until it is done "
+                  "(false: the loop starts with the configured AL_PAs)"));
 }
 
 void add_initiator(ParameterTable& t)
 {
     // Initiator HBA, the storage controller (docs/hba.md, "The HBAs").
     t.add(al_pa("initiator.al_pa", initiator_port(&PortConfig::al_pa), 0x01, "AL_PA of the controller; lower wins arbitration"));
+    t.add(derived(integer("initiator.port_name", initiator_port(&PortConfig::init, &loop::LoopInitPortConfig::port_name), std::nullopt, 0,
+                          std::numeric_limits<std::int64_t>::max(), "",
+                          "8-byte port name of the controller's port; the lowest name on the loop is the loop master"),
+                  "from the ring position (node 0): 3458764513820540928", [](SimConfig& c) { c.initiator_port.init.port_name = loop::default_port_name(0); }));
     t.add(boolean("initiator.fair", initiator_port(&PortConfig::fair), true, "the controller obeys the access fairness window"));
     t.add(integer("initiator.incoming_buffers", initiator_port(&PortConfig::incoming_buffers), 3, 1, kMaxBuffers, "frames",
                   "receive buffers of the controller"));
@@ -320,6 +330,14 @@ void add_disk(ParameterTable& t)
 {
     // Disks (docs/disk.md, "The disks").
     t.add(integer("disk.count", at(&SimConfig::disk_count), 16, 1, 125, "disks", "disks on the loop"));
+    {
+        Parameter name = per_disk(optional(integer("disk.port_name", disk(&DiskParams::port_name), std::nullopt, 0,
+                                                   std::numeric_limits<std::int64_t>::max(), "",
+                                                   "8-byte port name of a disk's port (give it per disk: disk.<i>.port_name); "
+                                                   "names must be unique on the loop")));
+        name.default_text = "from the ring position (disk i: 3458764513820540928 + i + 1)";
+        t.add(std::move(name));
+    }
     t.add(per_disk(non_negative("disk.access_ms", disk(&DiskParams::access_time_s), 2.0, "ms", "access time per command before data moves")));
     t.add(per_disk(positive("disk.rate_mbs", disk(&DiskParams::media_rate_bytes_per_s), 50.0, "MB/s", "media transfer rate (MB = 10^6 bytes)")));
     t.add(per_disk(integer("disk.queue_slots", disk(&DiskParams::queue_slots), 16, 1, 1024, "commands",
@@ -517,12 +535,13 @@ void add_events(ParameterTable& t)
                            {{"lip", EventKind::Lip}, {"remove", EventKind::Remove}, {"insert", EventKind::Insert},
                             {"fail", EventKind::Fail}, {"bypass", EventKind::Bypass}, {"enable", EventKind::Enable},
                             {"loop_fail", EventKind::LoopFail}, {"loop_restore", EventKind::LoopRestore}},
-                           "what happens: fail = the disk's drive fails, its port stays on the loop; loop_fail, loop_restore = "
-                           "loop event.<n>.loop loses signal, or gets it back (loop.count=2); the others are not modelled yet")));
+                           "what happens: fail = the disk's drive fails, its port stays on the loop; lip = the port of event.<n>.disk (the "
+                           "controller's if not given) sends LIP and its loop initializes; loop_fail, loop_restore = loop event.<n>.loop "
+                           "loses signal, or gets it back (loop.count=2); the others are not modelled yet")));
     t.add(per_event(integer("event.<n>.disk", at(&SimConfig::event, &EventKeys::disk), 0, 0, 124, "disk",
-                            "the disk the event happens to (0 .. disk.count - 1)")));
+                            "the disk the event happens to (0 .. disk.count - 1); for lip, the disk whose port sends LIP")));
     t.add(per_event(integer("event.<n>.loop", at(&SimConfig::event, &EventKeys::loop), 0, 0, 1, "loop",
-                            "the loop a loop_fail or loop_restore happens to (0 .. loop.count - 1)")));
+                            "the loop a loop_fail or loop_restore happens to (0 .. loop.count - 1); for lip, its loop (0 if not given)")));
 }
 
 }  // namespace

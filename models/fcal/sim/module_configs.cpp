@@ -5,13 +5,21 @@
 
 namespace fcal::sim {
 
+// Disk d's port name: disk.<d>.port_name, or one derived from its ring position (node d + 1).
+std::uint64_t disk_port_name(const SimConfig& config, unsigned d)
+{
+    const std::optional<std::uint64_t> given = d < config.disks.size() ? config.disks[d].port_name : config.disk.port_name;
+    return given ? *given : loop::default_port_name(d + 1);
+}
+
 namespace {
 
-loop::PortConfig port_config(const std::string& name, phy::AlPa al_pa, const loop::PortConfig& keys)
+loop::PortConfig port_config(const std::string& name, phy::AlPa al_pa, const loop::PortConfig& keys, const SimConfig& config)
 {
     loop::PortConfig p = keys;
     p.name = name;
     p.al_pa = al_pa;
+    p.init_frame_processing_s = config.loop.init_frame_processing_s;
     return p;
 }
 
@@ -24,10 +32,11 @@ loop::LoopConfig loop_config(const SimConfig& config, const std::vector<phy::AlP
     repeater.passive = true;
     lc.nodes.assign(std::max(config.loop.nodes.size(), disk_al_pas.size() + 1), repeater);
     lc.nodes[0] = loop::LoopNode{};
-    lc.nodes[0].port = port_config("controller", config.initiator_port.al_pa, config.initiator_port);
+    lc.nodes[0].port = port_config("controller", config.initiator_port.al_pa, config.initiator_port, config);
     for (std::size_t d = 0; d < disk_al_pas.size(); ++d) {
         lc.nodes[d + 1] = loop::LoopNode{};
-        lc.nodes[d + 1].port = port_config("disk" + std::to_string(d), disk_al_pas[d], config.target_port);
+        lc.nodes[d + 1].port = port_config("disk" + std::to_string(d), disk_al_pas[d], config.target_port, config);
+        lc.nodes[d + 1].port.init.port_name = disk_port_name(config, static_cast<unsigned>(d));
     }
     return lc;
 }

@@ -36,5 +36,7 @@ struct ModuleConfigs {
 };
 
 ModuleConfigs module_configs(const SimConfig& config);
+// Disk d's port name: disk.<d>.port_name, or loop::default_port_name of its ring position (d + 1).
+std::uint64_t disk_port_name(const SimConfig& config, unsigned d);
 
 }  // namespace fcal::sim

@@ -125,6 +125,7 @@ nlohmann::json RunController::results() const
             add_counts(j, more);
             j["kernel"] = kernel;
         }
+        report_initializations(j);
         system_.driver().report(j);
         // The initiators' counters, with late frames and sequence errors summed over them and the
         // targets, and the targets' data timeouts.
@@ -146,6 +147,9 @@ nlohmann::json RunController::results() const
         j["frames_discarded"] = 0;
         j["code_violations"] = 0;
         j["kernel"] = {{"port_activations", 0}, {"frames_sent", 0}};
+        j["loop_initializations"] = 0;
+        j["loop_init"] = nlohmann::json::array();
+        j["loop_down_us"] = 0.0;
         j["retries"] = 0;
         j["loops"] = nlohmann::json::array();
         j["failovers"] = 0;
@@ -175,6 +179,28 @@ nlohmann::json RunController::results() const
     else if (const cosim::RtlTransmitQueue* rtl = system_.rtl_queue())
         rtl->report(j["rtl"]);
     return j;
+}
+
+// The loops' initializations (docs/loop_init.md, "Initialization in the running loop"): their count,
+// each one with the loop it was on, and the time the loops were down, summed over the loops.
+void RunController::report_initializations(nlohmann::json& j) const
+{
+    std::uint64_t count = 0;
+    double down_us = 0;
+    nlohmann::json list = nlohmann::json::array();
+    for (std::size_t l = 0; l < system_.loop_count(); ++l) {
+        nlohmann::json one;
+        system_.loop(l).report_initializations(one);
+        count += one["loop_initializations"].get<std::uint64_t>();
+        down_us += one["loop_down_us"].get<double>();
+        for (nlohmann::json& init : one["loop_init"]) {
+            init["loop"] = l;
+            list.push_back(std::move(init));
+        }
+    }
+    j["loop_initializations"] = count;
+    j["loop_init"] = list;
+    j["loop_down_us"] = down_us;
 }
 
 // Each loop's share (docs/host.md, "Dual loops and multipath"): its utilisation is its ports' tenancy

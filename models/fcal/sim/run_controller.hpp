@@ -61,6 +61,8 @@ public:
     Outcome outcome(const RunResult& result, const nlohmann::json& results) const;
 
 private:
+    void report_initializations(nlohmann::json& j) const;
+
     StorageSystem& system_;
     bool workload_done_ = false;
 };

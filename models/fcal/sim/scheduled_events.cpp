@@ -54,21 +54,28 @@ ScheduledEvents::ScheduledEvents(const std::map<unsigned, EventKeys>& keys, unsi
             throw std::invalid_argument(why.str());
         }
         if (loop_kind(*k.kind)) {
-            events_.push_back({n, *k.at_s, *k.kind, 0, checked_loop(key, k, loop_count)});
+            events_.push_back({n, *k.at_s, *k.kind, std::nullopt, checked_loop(key, k, loop_count)});
             continue;
         }
-        // The other kinds need loop initialization, which the loop does not model yet.
-        if (*k.kind != EventKind::Fail)
+        // Hot plug and bypass need port bypass circuits in the running loop, not modelled yet.
+        if (*k.kind != EventKind::Fail && *k.kind != EventKind::Lip)
             throw std::invalid_argument(key + "kind: " + to_string(*k.kind) +
-                                        " is not modelled yet (docs/faults.md, \"Scheduled events\"); only fail, loop_fail and loop_restore are");
+                                        " is not modelled yet (docs/faults.md, \"Scheduled events\"); only fail, lip, loop_fail and loop_restore are");
+        // A LIP acts on loop 0 unless it names its loop.
+        const unsigned loop = *k.kind == EventKind::Lip && k.loop ? checked_loop(key, k, loop_count) : 0;
+        if (*k.kind == EventKind::Lip && !k.disk) {
+            // The controller's port sends the LIP.
+            events_.push_back({n, *k.at_s, *k.kind, std::nullopt, loop});
+            continue;
+        }
         if (!k.disk) throw std::invalid_argument(key + "disk: missing (a fail event names its disk)");
         if (*k.disk < 0 || *k.disk >= static_cast<std::int64_t>(disk_count))
             throw std::invalid_argument(key + "disk: disk " + std::to_string(*k.disk) + " does not exist (disk.count = " +
                                         std::to_string(disk_count) + ", disks 0.." + std::to_string(disk_count - 1) + ")");
         const auto disk = static_cast<unsigned>(*k.disk);
-        if (!failed.insert(disk).second)
+        if (*k.kind == EventKind::Fail && !failed.insert(disk).second)
             throw std::invalid_argument(key + "disk: disk " + std::to_string(disk) + " fails twice (a failed drive stays failed)");
-        events_.push_back({n, *k.at_s, *k.kind, disk, 0});
+        events_.push_back({n, *k.at_s, *k.kind, disk, loop});
     }
     std::stable_sort(events_.begin(), events_.end(), [](const ScheduledEvent& a, const ScheduledEvent& b) { return a.at_s < b.at_s; });
     check_loop_states(events_);

@@ -19,25 +19,26 @@ struct EventKeys {
     std::optional<double> at_s;
     std::optional<EventKind> kind;
     std::optional<std::int64_t> disk;
-    std::optional<std::int64_t> loop;  // loop_fail, loop_restore
+    std::optional<std::int64_t> loop;  // loop_fail, loop_restore; lip (loop 0 if not given)
 };
 
 struct ScheduledEvent {
     unsigned index = 0;  // n of event.<n>.*
     double at_s = 0;
     EventKind kind{};
-    unsigned disk = 0;
-    unsigned loop = 0;  // loop_fail, loop_restore
+    std::optional<unsigned> disk;  // fail: the disk; lip: the port that sends it (none: the controller's)
+    unsigned loop = 0;             // loop_fail, loop_restore
 };
 
 class ScheduledEvents {
 public:
     ScheduledEvents() = default;
     // Throws std::invalid_argument, one line naming the key at fault, for an event without a time or a
-    // kind, at or beyond the run's time limit, of a kind not modelled yet, without a disk or naming
-    // one that does not exist, or failing a disk already failed; for a loop_fail or loop_restore without
-    // a loop or naming one that does not exist, a loop_fail with one loop (it would leave no path), of a
-    // loop already down or while the other is down, and a loop_restore of a loop that is up.
+    // kind, at or beyond the run's time limit, of a kind not modelled yet, without a disk (but lip,
+    // which is the controller's then) or naming one that does not exist, or failing a disk already
+    // failed; for a loop_fail or loop_restore without a loop or naming one that does not exist, a
+    // loop_fail with one loop (it would leave no path), of a loop already down or while the other is
+    // down, and a loop_restore of a loop that is up.
     ScheduledEvents(const std::map<unsigned, EventKeys>& keys, unsigned disk_count, double time_limit_s, unsigned loop_count = 1);
 
     // By time; events at the same time in the order of their n.

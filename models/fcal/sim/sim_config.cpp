@@ -1,9 +1,11 @@
 #include "fcal/sim/sim_config.hpp"
 
 #include "fcal/sim/config_limits.hpp"
+#include "fcal/sim/module_configs.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "fcal/controller/decode_map.hpp"
@@ -179,6 +181,18 @@ void check_elaboration(const SimConfig& c)
                               number(2 * round_trip.to_seconds() * 1e6) + " us); with loop.ber above 0 it must be");
     }
 
+    // Master selection needs unique port names (docs/loop_init.md, "Master selection").
+    if (c.transport == Transport::Loop) {
+        std::map<std::uint64_t, std::string> names{{c.initiator_port.init.port_name, "initiator.port_name"}};
+        for (unsigned d = 0; d < c.disk_count; ++d) {
+            const std::string key = "disk." + std::to_string(d) + ".port_name";
+            const auto [it, fresh] = names.emplace(disk_port_name(c, d), key);
+            if (!fresh)
+                throw ConfigError(key + ": " + std::to_string(it->first) + " is already the port name of " + it->second +
+                                  " (port names must be unique on the loop)");
+        }
+    }
+
     // What the workload addresses: the stripe unit on a disk, the span on the disk or volume, one
     // I/O in both (host::validate, controller::validate).
     const AddressSpace a = address_space(c);
@@ -259,7 +273,7 @@ void check_events(const SimConfig& c)
         const ScheduledEvents events(c.events, c.disk_count, c.time_limit_s, c.loop_count);
         if (!events.empty() && c.transport != Transport::Loop)
             throw std::invalid_argument("event." + std::to_string(events.events().front().index) +
-                                        ".kind: disk failures need transport=loop (the ideal transport has no FCP status)");
+                                        ".kind: scheduled events need transport=loop (the ideal transport has no loop and no FCP status)");
     } catch (const std::invalid_argument& e) {
         throw ConfigError(e.what());
     }

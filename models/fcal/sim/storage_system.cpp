@@ -102,15 +102,33 @@ void StorageSystem::fire(const ScheduledEvent& e)
     switch (e.kind) {
     case EventKind::LoopFail: set_loop(e.loop, false); return;
     case EventKind::LoopRestore: set_loop(e.loop, true); return;
+    case EventKind::Lip: {
+        // The port sends LIP and its loop initializes (docs/loop_init.md, "Initialization in the
+        // running loop"); frames lost in the circuits it ends are FCP recovery's (docs/faults.md).
+        const phy::AlPa al_pa = e.disk ? modules_.disk_al_pas.at(*e.disk) : config_.initiator_port.al_pa;
+        loop::Loop& loop = *loops_.at(e.loop);
+        loop.start_lip(port_index(loop, al_pa), "event." + std::to_string(e.index) + ": lip from " +
+                                                    (e.disk ? "disk " + std::to_string(*e.disk) : std::string("the controller")));
+        return;
+    }
     default: break;
     }
-    disk_states_.at(e.disk) = DiskState::Failed;
+    const unsigned disk = *e.disk;
+    disk_states_.at(disk) = DiskState::Failed;
     if (volume_)
-        volume_->disk_failed(e.disk, "failed");
+        volume_->disk_failed(disk, "failed");
     else
-        workload_->disk_gone(e.disk);
+        workload_->disk_gone(disk);
     // The drive behind both of its ports.
-    for (auto& loop_targets : targets_) loop_targets.at(e.disk)->drive_failed();
+    for (auto& loop_targets : targets_) loop_targets.at(disk)->drive_failed();
+}
+
+// The ring position of the port with this AL_PA among the loop's ports.
+std::size_t StorageSystem::port_index(loop::Loop& loop, phy::AlPa al_pa)
+{
+    for (std::size_t i = 0; i < loop.port_count(); ++i)
+        if (loop.port(i).al_pa() == al_pa) return i;
+    throw std::logic_error("no loop port with AL_PA " + phy::al_pa_hex(al_pa));
 }
 
 // Loss of signal on a loop, or its return (docs/faults.md, "Loop failure"), at the boundary between
@@ -167,6 +185,11 @@ void StorageSystem::build_loop()
         initiator->set_completion(driver_.get());
         initiator->set_link_listener(driver_.get());
     }
+    // loop.initialize_at_start: the controller sends LIP at t=0 on each loop; frames the HBAs queue
+    // meanwhile wait in their ports until the loop is back (docs/loop_init.md, "Initialization in
+    // the running loop").
+    if (modules_.loop.initialize_at_start)
+        for (auto& loop : loops_) loop->start_lip(0, "loop.initialize_at_start");
 }
 
 // Loop 1: its own loop (the same keys; its own bit-error stream), controller HBA and target HBAs; each

@@ -108,6 +108,7 @@ private:
     void set_loop(unsigned loop, bool up);
     void run_events();  // the process that fires the scheduled events at their times
     void fire(const ScheduledEvent& event);
+    static std::size_t port_index(loop::Loop& loop, phy::AlPa al_pa);
     void open_ports_vcd();
     void close_ports_vcd();
     std::unique_ptr<loop::TransmitQueue> make_controller_queue();

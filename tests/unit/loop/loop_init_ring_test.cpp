@@ -311,9 +311,9 @@ namespace {
 // Timed ring: each hop i -> i+1 has a repeat-path delay hop_s[i] (cable, and the receiving node's
 // port delay). A frame of F words sent at s has fully reached the next port at s + F w + hop; the
 // port answers after p. ARB(F0) and CLS are repeated at once (their hop already holds the port's
-// delay). The originator's LIPs: every other port recognises them 3 words after their front
-// reaches it; the originator sends its LISM when its own have come back and been recognised and it
-// has sent at least 12, plus the LISM wait.
+// delay). The originator's LIPs: every other port recognises them at the third one, 2 words after
+// their front reaches it; the originator sends its LISM when its own have come back and been
+// recognised, 2 fill words later, and once it has sent at least 12, plus the LISM wait.
 struct TimedRing {
     std::vector<double> hop_s;
     double word_s = 0;
@@ -348,11 +348,12 @@ double run_timed(std::vector<LoopInitProcedure>& ports, std::size_t originator, 
     for (std::size_t k = 1; k < n; ++k) {
         const std::size_t j = (originator + k) % n;
         front += r.hop_s[(j + n - 1) % n];
-        q.push({front + phy::kPrimitiveSequenceRecognition * w, seq++, j, true, {}});
+        q.push({front + loop::lip_recognition_s(w), seq++, j, true, {}});
     }
     const auto lism = ports[originator].enter_open_init(true);
     REQUIRE(lism.is(Kind::Frame));
-    const double lism_start = std::max(round_trip + phy::kPrimitiveSequenceRecognition * w, loop::kLipsBeforeLism * w) + r.lism_wait_s;
+    const double lism_start =
+        std::max(round_trip + loop::lip_recognition_s(w) + loop::kGapAfterLipsWords * w, loop::kLipsBeforeLism * w) + r.lism_wait_s;
     send(originator, lism_start, {Kind::Frame, lism.frame});
 
     while (!q.empty()) {
@@ -431,21 +432,21 @@ TEST_CASE("LI timing: the terms of the formula, worked by hand for three ports a
     in.frame_processing_s = 1e-6;
     const auto t = loop::loop_init_timing(in);
     const double r = in.round_trip_s;
-    CHECK(t.lip_s == Approx(r + 3 * w));                       // R = 18 w + 150 ns > 9 w
+    CHECK(t.lip_s == Approx(r + 4 * w));                       // recognised 2 w after, 2 fill words; R = 18 w + 150 ns > 8 w
     CHECK(t.lism_s == Approx(3 * (12 * w + 1e-6) + r));        // one trip of a 12-word LISM
     CHECK(t.arb_f0_s == Approx(r));
     CHECK(t.address_s == Approx(4 * (3 * (14 * w + 1e-6) + r)));
     CHECK(t.position_map_s == Approx(2 * (3 * (42 * w + 1e-6) + r)));
     CHECK(t.cls_s == Approx(r));
-    // Words: 3 (LIP recognition) + 3 x 12 (LISM) + 4 x 3 x 14 + 2 x 3 x 42 = 459; round trips: LIP,
-    // LISM, ARB(F0), 4 bitmaps, 2 maps, CLS = 10; processing: 3 + 12 + 6 = 21 frame receptions.
-    CHECK(t.total_s == Approx(459 * w + 10 * r + 21e-6));
+    // Words: 2 + 2 (LIP recognition, fill words) + 3 x 12 (LISM) + 4 x 3 x 14 + 2 x 3 x 42 = 460; round
+    // trips: LIP, LISM, ARB(F0), 4 bitmaps, 2 maps, CLS = 10; processing: 3 + 12 + 6 = 21 frame receptions.
+    CHECK(t.total_s == Approx(460 * w + 10 * r + 21e-6));
     // A LISM wait adds itself; a port without position maps removes LIRP and LILP.
     in.lism_wait_s = 15e-3;
     in.position_maps = false;
     const auto u = loop::loop_init_timing(in);
     CHECK(u.total_s == Approx(t.total_s + 15e-3 - t.position_map_s));
-    // At least 12 LIPs: a loop shorter than 9 words waits for them.
+    // At least 12 LIPs: a loop shorter than 8 words waits for them.
     in.round_trip_s = 2 * w;
     CHECK(loop::loop_init_timing(in).lip_s == Approx(12 * w + 15e-3));
 

@@ -181,7 +181,7 @@ TEST_CASE("lpsm init words: three ports initialize, word by word", "[loop][lpsm]
     CHECK(li(lism_c) == LoopInitFrame::lism(loop::default_port_name(0)));
     CHECK(lism_c.frame->sof == loop::Sof::Il);
     CHECK(lism_c.words() == 12);
-    CHECK(loop::name(lism_c) == "SOFil");
+    CHECK(loop::name(lism_c) == "SOFil(LISM)");
     // D_ID 0000EF is D1's AL_PA too: the mark, not the address, makes D1 store and forward it.
     CHECK(lism_c.frame->destination == 0xEF);
     CHECK(c.lpsm.fill() == Word::idle());

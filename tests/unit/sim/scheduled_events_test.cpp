@@ -71,9 +71,22 @@ TEST_CASE("scheduled events: each mistake names its key; valid ones come in time
     CHECK(contains(error({{0, at(10.0, EventKind::Fail, 1)}}), "event.0.at_ms: 10000 ms is not before the end of the run"));
     CHECK(contains(error({{0, at(1.0, EventKind::Fail, 4)}}), "event.0.disk: disk 4 does not exist (disk.count = 4, disks 0..3)"));
     CHECK(contains(error({{0, at(1.0, EventKind::Fail, 1)}, {5, at(2.0, EventKind::Fail, 1)}}), "event.5.disk: disk 1 fails twice"));
-    for (EventKind k : {EventKind::Lip, EventKind::Remove, EventKind::Insert, EventKind::Bypass, EventKind::Enable})
+    for (EventKind k : {EventKind::Remove, EventKind::Insert, EventKind::Bypass, EventKind::Enable})
         CHECK(error({{0, at(1.0, k, 1)}}) ==
-              "event.0.kind: " + to_string(k) + " is not modelled yet (docs/faults.md, \"Scheduled events\"); only fail, loop_fail and loop_restore are");
+              "event.0.kind: " + to_string(k) + " is not modelled yet (docs/faults.md, \"Scheduled events\"); only fail, lip, loop_fail and loop_restore are");
+    // lip: a disk that exists, or none (the controller's port); a disk may send LIP more than once.
+    CHECK(contains(error({{0, at(1.0, EventKind::Lip, 4)}}), "event.0.disk: disk 4 does not exist"));
+    CHECK(contains(error({{0, EventKeys{10.0, EventKind::Lip, std::nullopt, std::nullopt}}}), "event.0.at_ms: 10000 ms is not before the end of the run"));
+    const ScheduledEvents lips({{0, EventKeys{1.0, EventKind::Lip, std::nullopt, std::nullopt}}, {1, at(2.0, EventKind::Lip, 1)}, {2, at(3.0, EventKind::Lip, 1)}},
+                               4, 10.0);
+    REQUIRE(lips.events().size() == 3);
+    CHECK_FALSE(lips.events()[0].disk);
+    CHECK(lips.events()[2].disk == 1u);
+    CHECK(lips.events()[2].loop == 0u);
+    // With two loops a LIP may name its loop (loop 0 if it does not), one that exists.
+    const ScheduledEvents on_loop_1({{0, EventKeys{1.0, EventKind::Lip, 2, 1}}}, 4, 10.0, 2);
+    CHECK(on_loop_1.events()[0].loop == 1u);
+    CHECK(contains(error({{0, EventKeys{1.0, EventKind::Lip, std::nullopt, 1}}}), "event.0.loop: loop 1 does not exist (loop.count = 1"));
 
     const ScheduledEvents events({{0, at(3.0, EventKind::Fail, 0)}, {1, at(1.0, EventKind::Fail, 1)}, {2, at(1.0, EventKind::Fail, 2)}}, 4,
                                  10.0);

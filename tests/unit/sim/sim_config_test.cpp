@@ -229,12 +229,17 @@ TEST_CASE("sim_config: to_json echoes every resolved value and loads back")
     t.set("disk.count", "6");
     t.set("loop.length_m", "70");
     t.set("workload.io_size", "8K");
+    t.set("disk.2.port_name", "12345");
     const SimConfig c = build_config(t);
     const nlohmann::json j = to_json(c);
+    // A port name is given per disk (each disk's default derives from its ring position): echoed
+    // for the disk it was given for.
+    CHECK(j["disk"]["2"]["port_name"] == 12345);
 
     // Every key, loop.length_m too since it was given (it is also resolved into loop.hop_m).
     for (const auto& p : t.parameters()) {
         if (p.per_event) continue;  // echoed only for the events given
+        if (p.key == "disk.port_name") continue;  // per disk, above
         std::string pointer = "/" + p.key;
         for (auto& ch : pointer)
             if (ch == '.') ch = '/';

@@ -1,0 +1,95 @@
+// Loop initialization in the running loop (docs/loop_init.md, "Initialization in the running
+// loop"): the LPort's part, kept apart from its data path. The LPSM decides word by word; the port
+// times it: a primitive sequence is one change, so the LPSM gets its word again one and two word
+// times after it arrived (recognition at the third); an answer leaves no earlier than the port's
+// processing time after the word that asked for it (and an originator's LISM not before it sent
+// its minimum of LIPs); E_D_TOV is one deadline on the port's timer facility (docs/kernel.md,
+// "Timers").
+#include "fcal/loop/lport.hpp"
+
+#include <algorithm>
+
+#include "fcal/phy/ordered_set.hpp"
+
+namespace fcal::loop {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+void LPort::initialize(std::optional<phy::OrderedSet> lip)
+{
+    wake();
+    const bool started = !lpsm_.in_initialization();
+    lpsm_.initialize(lip);
+    init_busy_ = true;
+    // Its LIPs start when the word it sends now ends (the LPSM counts them from there).
+    const sc_time now = sc_time_stamp();
+    lips_since_ = tx_own_ ? tx_end_ : now;
+    if (started) recall_passed_through(now);
+    kick();
+}
+
+// A change the port processes while a primitive sequence or loop initialization concerns it.
+void LPort::take_in_init(const EdgeLink::Change& c)
+{
+    repeat_sequence(c.at, false);  // the run before this change lasted until it
+    sequence_repeats_ = 0;
+    init_busy_ = true;
+    receive_init_word(c.word, c.at);
+    if (c.word.is_sequence()) {
+        sequence_word_ = c.word;
+        sequence_at_ = c.at + word_;
+        sequence_repeats_ = phy::kPrimitiveSequenceRecognition - 1;
+    }
+}
+
+// The words of the current primitive sequence run, one a word time, that arrive before `limit`
+// (or at it, `inclusive`).
+void LPort::repeat_sequence(const sc_time& limit, bool inclusive)
+{
+    while (sequence_repeats_ > 0 && (sequence_at_ < limit || (inclusive && sequence_at_ == limit))) {
+        --sequence_repeats_;
+        receive_init_word(sequence_word_, sequence_at_);
+        sequence_at_ += word_;
+    }
+}
+
+// The LPSM receives `w`, arrived at `at`; an answer it gives then leaves no earlier than its delay
+// after `at`.
+void LPort::receive_init_word(const Word& w, const sc_time& at)
+{
+    const bool answering = lpsm_.answer_pending();
+    lpsm_.receive(w);
+    if (answering || !lpsm_.answer_pending()) return;
+    answer_at_ = at + sc_time(lpsm_.answer_delay_s(), sc_core::SC_SEC);
+    if (lpsm_.answer_min_lips() > 0) answer_at_ = std::max(answer_at_, lips_since_ + lpsm_.answer_min_lips() * word_);
+}
+
+// At the end of the port's step: a wake-up for the rest of a primitive sequence run, and E_D_TOV.
+void LPort::after_init_step(const sc_time& now)
+{
+    init_busy_ = sequence_repeats_ > 0 || lpsm_.in_initialization();
+    if (sequence_repeats_ > 0) wake_at(sequence_at_, now);
+    if (lpsm_.awaits_init()) {
+        if (!init_timers_.is_running(e_d_tov_) || lpsm_.progress() != e_d_tov_progress_) {
+            init_timers_.cancel(e_d_tov_);
+            e_d_tov_ = init_timers_.start(sc_time(cfg_.e_d_tov_s, sc_core::SC_SEC), 0);
+            e_d_tov_progress_ = lpsm_.progress();
+        }
+    } else {
+        init_timers_.cancel(e_d_tov_);
+    }
+}
+
+// E_D_TOV passed in a wait of OPEN-INIT without progress: the port abandons this initialization and
+// initializes (docs/loop_init.md, "Timers").
+void LPort::e_d_tov_expired()
+{
+    if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_) return;
+    lpsm_.e_d_tov_expired();
+    init_busy_ = true;
+    lips_since_ = tx_own_ ? tx_end_ : sc_time_stamp();
+    kick();
+}
+
+}  // namespace fcal::loop
