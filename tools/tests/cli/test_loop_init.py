@@ -120,3 +120,19 @@ def test_initialize_at_start_takes_the_formula_time(fcal_sim) -> None:
 ], ids=lambda v: v if isinstance(v, str) and " " in v else None)
 def test_bad_lip_events_and_keys_are_refused(fcal_sim, needle, what, args) -> None:
     expect_refused(fcal_sim(*sets("disk.count=4", "workload.measured_ios=200"), "--quiet", *args), needle, what)
+
+
+def test_a_lip_on_the_second_loop_initializes_that_loop_alone(fcal_sim) -> None:
+    # docs/faults.md, "Scheduled events": with two loops a lip names its loop; the other loop goes on.
+    base = [*LOADED, *sets("loop.count=2", "driver.multipath=round_robin")]
+    res = fcal_sim(*base, *LIP, *sets("event.0.loop=1"), "--stats-json", "-").results
+    assert balanced(res) and res["failed_ios"] == 0 and res["outstanding_ios"] == 0
+    (init,) = res["loop_init"]
+    assert init["loop"] == 1 and init["complete"] and init["master_al_pa"] == "0x01"
+    assert init["duration_us"] >= formula_s(9) * 1e6 - W * 1e6
+    assert res["loop_down_us"] == pytest.approx(init["duration_us"])
+    assert all(l["state"] == "up" and l["iops"] > 0 for l in res["loops"])
+    # Without the loop key a lip is loop 0's; a loop that does not exist is refused.
+    assert fcal_sim(*base, *LIP, "--stats-json", "-").results["loop_init"][0]["loop"] == 0
+    r = fcal_sim(*base, *LIP, *sets("event.0.loop=2"))
+    assert r.code == 2 and "event.0.loop" in r.err
