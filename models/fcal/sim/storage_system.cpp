@@ -101,7 +101,11 @@ void StorageSystem::fire(const ScheduledEvent& e)
 {
     switch (e.kind) {
     case EventKind::LoopFail: set_loop(e.loop, false); return;
-    case EventKind::LoopRestore: set_loop(e.loop, true); return;
+    case EventKind::LoopRestore:
+        set_loop(e.loop, true);
+        // The mended loop initializes before it carries frames again (docs/faults.md, "Loop failure").
+        loops_.at(e.loop)->start_lip(0, "event." + std::to_string(e.index) + ": loop_restore");
+        return;
     case EventKind::Lip: {
         // The port sends LIP and its loop initializes (docs/loop_init.md, "Initialization in the
         // running loop"); frames lost in the circuits it ends are FCP recovery's (docs/faults.md).

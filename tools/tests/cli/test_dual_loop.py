@@ -65,6 +65,10 @@ def test_loop_failure_and_restore_lose_nothing(fcal_sim, tmp_path, policy):
     # Each failed-over I/O waited at least the detection time (5 ms) after the failure.
     assert a["failover_time_us"]["mean"] >= 5000 and a["failover_time_us"]["max"] >= a["failover_time_us"]["mean"]
     assert [l["state"] for l in a["loops"]] == ["up", "up"]
+    # The mended loop initialized at the restore (docs/faults.md, "Loop failure"), loop 0 alone.
+    (init,) = a["loop_init"]
+    assert init["cause"] == "event.1: loop_restore" and init["loop"] == 0 and init["complete"]
+    assert init["start_us"] == pytest.approx(60000) and a["loop_down_us"] == pytest.approx(init["duration_us"])
     # Loop 0 carried nothing from the failure (20 ms) until the restore (60 ms): bins 5 to 11 of 5 ms (from 25 ms: the failure at 20 ms may share bin 4).
     rates = a["loop_timeline"]["mb_per_s"]
     assert a["loop_timeline"]["bin_ms"] == 5
