@@ -5,4 +5,4 @@ import sys
 
 from fcal_tools.lip_sweep import main
 
-sys.exit(main(sys.argv[1:]))
+sys.exit(main())

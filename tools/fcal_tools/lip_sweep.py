@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from typing import Any
 
 from . import engine
@@ -161,11 +162,9 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(argv) if argv is not None else None
-    quick = args is not None and "--quick" in args
-    if quick:
-        args = [a for a in args if a != "--quick"]  # type: ignore[union-attr]
-    counts = QUICK_DISK_COUNTS if quick else DISK_COUNTS
+    args = list(sys.argv[1:] if argv is None else argv)
+    counts = QUICK_DISK_COUNTS if "--quick" in args else DISK_COUNTS
+    args = [a for a in args if a != "--quick"]  # figure_main's command line has no --quick
 
     def sweep(a: argparse.Namespace) -> int:
         rows = engine.run_all(run, [(a.fcal_sim, {"disks": n}) for n in counts], a.jobs)
