@@ -21,6 +21,8 @@ mkdir -p traces/out
 "$sim" --quiet --set disk.count=4 --set workload.type=open --set workload.rate_iops=3000 --set workload.read_fraction=0.7 \
   --set workload.io_size=192K --set workload.measured_ios=4 --set workload.warmup_ios=0 --set workload.seed=16 \
   --set cmdf.impl=rtl --vcd traces/out/cmdf_rtl.vcd
+"$sim" --quiet --set disk.count=2 --set loop.initialize_at_start=true --set workload.measured_ios=4 --set workload.warmup_ios=0 \
+  --vcd traces/out/loop_init.vcd --vcd-window 0:36
 
 # shot VCD SAVEFILE PNG WIDTHxHEIGHT: GTKWave full screen on a display of that size, then the screen.
 shot() {
@@ -30,3 +32,4 @@ shot() {
 }
 shot traces/out/arbitration_window.vcd traces/arbitration_window.gtkw docs/images/arbitration_window.png 1600x900
 shot traces/out/cmdf_rtl_rtl.vcd traces/cmdf_rtl.gtkw docs/images/cmdf_rtl.png 1600x1000
+shot traces/out/loop_init.vcd traces/loop_init.gtkw docs/images/loop_init.png 1600x460
