@@ -181,10 +181,9 @@ void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
     if (on_wire) on_wire(*sent_for->io, frame.words());
     if (f.iu == fcp::InformationUnit::Command) {
         // An aborted exchange's FCP_CMND may still have been in the FIFO.
-        const Active* a = find(f.ox_id);
-        if (!a || a->recovery.aborting) return;
+        if (sent_for->recovery.aborting) return;
         const sc_core::sc_time on_wire = sc_time_stamp() - port_.timing().words(frame.words());
-        if (on_command_sent) on_command_sent(*a->io, on_wire - a->cmnd_queued);
+        if (on_command_sent) on_command_sent(*sent_for->io, on_wire - sent_for->cmnd_queued);
     } else if (f.iu == fcp::InformationUnit::Data && on_data) {
         on_data(f.payload_bytes);
     }
@@ -319,8 +318,9 @@ void InitiatorHba::report_link_down()
     if (link_listener_) link_listener_->link_down(this, ios, lost_at_);
 }
 
-// The link is back (loop initialization is not modelled: at once). A failure not yet reported is
-// reported first, so that the driver has every I/O back before it hears the link is up.
+// The link is back: the HBA works again at once (the loop's initialization after it is the loop's, and
+// frames wait in the port meanwhile). A failure not yet reported is reported first, so that the driver
+// has every I/O back before it hears the link is up.
 void InitiatorHba::link_restored()
 {
     if (!down_) return;
