@@ -10,9 +10,9 @@ program's output.
     python3 traces/golden/derive.py            # prints the expected trace lines with their terms
     python3 traces/golden/derive.py --write    # (re)writes traces/golden/single_read.trace
 """
-import math
-import os
 import sys
+
+from golden_terms import Link, Trace, frame_words, seconds_ps
 
 # ---- the configuration (the same settings as in the golden file's header) ----------------------
 SETTINGS = [
@@ -41,51 +41,16 @@ CTRL, DISK = 0x01, 0xEF   # controller AL_PA; disk 0 takes loop_ID 0 = AL_PA 0xE
 CTRL_BUFFERS, DISK_BUFFERS = 3, 2  # R_RDYs each side hands out when it is opened
 CMND_PAYLOAD, RSP_PAYLOAD = 32, 24  # FCP_CMND (16-byte CDB), FCP_RSP (no sense)
 
-
-def rnd(x):
-    """Round half away from zero to an integer (as llround)."""
-    return int(math.floor(x + 0.5))
-
-
-def words(n):
-    """Duration of n transmission words in ps: n x 40 bits / baud, rounded once."""
-    return rnd(n * 40e12 / BAUD)
-
-
-def frame_words(payload_bytes):
-    """SOF 1 + header 6 + payload words + CRC 1 + EOF 1."""
-    return 1 + 6 + (payload_bytes + 3) // 4 + 1 + 1
-
-
-def seconds_ps(s):
-    return rnd(s * 1e12)
-
-
+LINK = Link(BAUD, HOP_M, NS_PER_M, PORT_DELAY_WORDS)
+words = LINK.words
 W1, W2, W6 = words(1), words(2), words(6)        # one word; primitive gap; frame gap
-CABLE = rnd(HOP_M * NS_PER_M * 1000)              # ps
-D = CABLE + words(PORT_DELAY_WORDS)               # hop: cable + the receiver's repeat delay
+CABLE = LINK.cable                                # ps
+D = LINK.hop                                      # hop: cable + the receiver's repeat delay
 ROUND_TRIP = 2 * D                                # 2 nodes x port delay + total cable
 CMND_W, DATA_W, RSP_W = frame_words(CMND_PAYLOAD), frame_words(IO_BYTES), frame_words(RSP_PAYLOAD)
-WORD_EXACT = 40e12 / BAUD                         # for "words the previous word lasted"
 
-
-class Port:
-    def __init__(self, al_pa):
-        self.al_pa = al_pa
-        self.word = "IDLE"   # every port sends IDLE from time 0
-        self.since = 0
-
-    def emit(self, t, state, new, why):
-        span = (t - self.since) / WORD_EXACT
-        lasted = rnd(span)
-        # Keep clear of half words, where a picosecond of rounding would change the count.
-        assert abs(span - math.floor(span) - 0.5) > 0.05, "span of %.4f words is too close to a half" % span
-        LINES.append((t, len(LINES), "%.3f %02X %s %d %s=>%s" % (t / 1000.0, self.al_pa, state, lasted, self.word, new), why))
-        self.word, self.since = new, t
-
-
-LINES = []
-c, d = Port(CTRL), Port(DISK)
+TRACE = Trace(LINK)
+c, d = TRACE.port(CTRL), TRACE.port(DISK)
 arb_c, arb_d = "ARB(%02X)" % CTRL, "ARB(%02X)" % DISK
 
 # ---- 1. the controller issues the command ----------------------------------------------------------
@@ -189,25 +154,15 @@ T_done = T_data_rx + T_dma
 assert T_done > T_cls_c + D
 
 # ---- output ---------------------------------------------------------------------------------------
-LINES.sort(key=lambda x: (x[0], x[1]))
-# Lines at the same instant come from one port, in the order derived (IDLE, then R_RDY).
-for (t1, _, l1, _), (t2, _, l2, _) in zip(LINES, LINES[1:]):
-    assert t1 != t2 or l1.split()[1] == l2.split()[1]
-
+# (Lines at one instant come from one port, in the order derived: IDLE, then R_RDY.)
 HEADER = ("# fcal-sim --quiet " + " ".join("--set " + s for s in SETTINGS) + " --trace PATH\n"
           "# hand-derived (traces/golden/derive.py, traces/golden/README.md); one 2 KiB read, 1 disk, 2GFC\n")
 
 if __name__ == "__main__":
     if "--write" in sys.argv:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "single_read.trace")
-        with open(path, "w") as f:
-            f.write(HEADER)
-            for _, _, line, _ in LINES:
-                f.write(line + "\n")
-        print("wrote", path)
+        TRACE.write("single_read.trace", HEADER)
     else:
         print("w1=%d w2=%d w6=%d ps, cable=%d ps, D=%d ps, round trip=%d ps" % (W1, W2, W6, CABLE, D, ROUND_TRIP))
         print("frames: FCP_CMND %d words, FCP_DATA %d words, FCP_RSP %d words" % (CMND_W, DATA_W, RSP_W))
-        for _, _, line, why in LINES:
-            print("%-45s  %s" % (line, why))
+        TRACE.show()
         print("I/O complete (initiator DMA of the data done) at %.3f ns" % (T_done / 1000.0))
