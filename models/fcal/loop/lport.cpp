@@ -637,6 +637,9 @@ bool LPort::plan_own_word_end(const sc_time& now)
 {
     if (observed_ || words_hit_ || !downstream_ || lpsm_.in_initialization()) return false;
     if (tx_word_.kind == WordKind::Frame && user_ && user_->wants_frame_sent()) return false;
+    // Its fill word after this word is the one update_arbitration() leaves at the word's end: not
+    // known yet if the bid lapses then (its last frame for a full-duplex opener just went out).
+    if (lpsm_.bid_lapses()) return false;
     const Lpsm::Decision d = lpsm_.next();
     if (d.kind == Lpsm::Decision::Kind::Leave) return false;  // taken the instant the word ends
     if (d.kind != Lpsm::Decision::Kind::None) {

@@ -287,8 +287,7 @@ void Lpsm::win()
 
 void Lpsm::update_arbitration()
 {
-    if (arbitrating() && queue_->empty()) {
-        // Everything went out on a circuit another port opened (full duplex): stop arbitrating.
+    if (bid_lapses()) {
         bid_ = Bid::None;
         if (state_ == LpsmState::Arbitrating) set_state(LpsmState::Monitoring);
     }

@@ -141,6 +141,9 @@ public:
 
     // Start or stop arbitrating as the queue demands (after receiving, before transmitting).
     void update_arbitration();
+    // The bid ends at the next update_arbitration(): everything queued went out on a circuit another
+    // port opened (full duplex), and the fill word changes with it.
+    bool bid_lapses() const { return arbitrating() && queue_->empty(); }
     // The IDLE that set ACCESS is still being repeated: the port started arbitrating on it, but its
     // decision acts on later words only (docs/loop.md, "Fairness"). While true, fill()
     // is that IDLE and nothing may pass the port unprocessed; the port calls

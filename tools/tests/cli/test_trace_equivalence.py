@@ -1,6 +1,6 @@
 """The fast path is exact (issue 11; docs/loop.md): with every port traced (which forces each port through the full
 hop-by-hop path) the results equal those of the untraced run, for the baseline, the normal schedule, login credit,
-full duplex, 64 disks, long cables, a 126-node loop and close timers. Only how the kernel ran (results.kernel) and
+full duplex (also a disk whose bid lapses as its last frame goes out), 64 disks, long cables, a 126-node loop and close timers. Only how the kernel ran (results.kernel) and
 the wall time may differ."""
 from __future__ import annotations
 
@@ -16,6 +16,11 @@ CASES = {
     "disks_64": ["disk.count=64", "workload.warmup_ios=64"],
     "long_cables": ["loop.hop_m=200", "workload.read_fraction=0.5"],
     "nodes_126": ["loop.nodes=126"],
+    # A disk opened by a full-duplex controller sends its last frame while arbitrating: its bid lapses
+    # at the frame's end and its fill word changes then (docs/loop.md, "Fast path", sending ahead).
+    "full_duplex_bid_lapses": ["disk.count=4", "initiator.full_duplex=true", "initiator.incoming_buffers=10",
+                               "loop.hop_m=141", "loop.speed=8GFC", "target.dma_mbs=665.7", "workload.type=open",
+                               "workload.rate_iops=2703.2"],
     "circuit_hold": ["target.dma_mbs=150", "target.circuit_hold_us=5", "initiator.circuit_hold_us=2",
                      "workload.read_fraction=0.5"],
 }
