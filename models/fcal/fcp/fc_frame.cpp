@@ -17,6 +17,8 @@ const char* to_string(InformationUnit iu)
     case InformationUnit::Response: return "FCP_RSP";
     case InformationUnit::Abts: return "ABTS";
     case InformationUnit::BaAcc: return "BA_ACC";
+    case InformationUnit::ElsRequest: return "ELS";
+    case InformationUnit::ElsReply: return "ELS_REPLY";
     }
     throw std::logic_error("unknown information unit");
 }
@@ -48,6 +50,8 @@ std::uint8_t FcFrame::r_ctl() const
     case InformationUnit::Response: return 0x07;
     case InformationUnit::Abts: return 0x81;
     case InformationUnit::BaAcc: return 0x84;
+    case InformationUnit::ElsRequest: return 0x22;
+    case InformationUnit::ElsReply: return 0x23;
     }
     throw std::logic_error("unknown information unit");
 }
