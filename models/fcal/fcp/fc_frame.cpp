@@ -78,9 +78,11 @@ std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> 
     out->destination = al_pa_of_address(frame->d_id, "D_ID");
     out->payload_bytes = frame->payload_bytes;
     out->sof = frame->first_of_sequence() ? loop::Sof::I3 : loop::Sof::N3;
-    out->frame_class = frame->iu == InformationUnit::Command ? loop::FrameClass::Command
-                       : frame->iu == InformationUnit::Data  ? loop::FrameClass::Data
-                                                             : loop::FrameClass::Other;
+    // An ELS request is unsolicited control, issued like a command: it travels with the commands
+    // (docs/hba.md, "Logins"), or behind a stream of them it could wait for ever.
+    out->frame_class = frame->iu == InformationUnit::Command || frame->iu == InformationUnit::ElsRequest ? loop::FrameClass::Command
+                       : frame->iu == InformationUnit::Data                                             ? loop::FrameClass::Data
+                                                                                                         : loop::FrameClass::Other;
     out->content = std::move(frame);
     return out;
 }

@@ -41,7 +41,8 @@ TEST_CASE("extended_link_service: a PLOGI and its LS_ACC are one-frame sequences
     // SOF + 6 header words + 29 payload words + CRC + EOF.
     CHECK(request->words() == 1 + 6 + 29 + 1 + 1);
     CHECK(request->sof == loop::Sof::I3);
-    CHECK(request->frame_class == loop::FrameClass::Other);
+    CHECK(request->frame_class == loop::FrameClass::Command);  // travels with the commands
+    CHECK(make_ls_acc(r, 1, 1)->frame_class == loop::FrameClass::Other);
     CHECK(r.r_ctl() == 0x22);
     CHECK(r.type == 0x01);
     CHECK(r.els.command == ElsCommand::Plogi);
