@@ -49,14 +49,8 @@ std::uint64_t get(const std::vector<std::uint8_t>& b, std::size_t at, unsigned b
 
 FcFrame els_frame(InformationUnit iu, std::uint32_t from, std::uint32_t to, std::uint16_t ox_id)
 {
-    FcFrame f;
-    f.iu = iu;
-    f.type = kTypeExtendedLinkService;
-    f.s_id = from;
-    f.d_id = to;
-    f.ox_id = ox_id;
-    f.end_sequence = true;
-    return f;
+    // The responder leaves RX_ID unassigned: the reply ends the exchange.
+    return link_service_frame(iu, kTypeExtendedLinkService, from, to, ox_id, kUnassignedId);
 }
 
 FcFrame reply_to(const FcFrame& request)

@@ -70,6 +70,20 @@ std::uint32_t FcFrame::f_ctl() const
     return bits;
 }
 
+FcFrame link_service_frame(InformationUnit iu, std::uint8_t type, std::uint32_t s_id, std::uint32_t d_id, std::uint16_t ox_id,
+                           std::uint16_t rx_id)
+{
+    FcFrame f;
+    f.iu = iu;
+    f.type = type;
+    f.s_id = s_id;
+    f.d_id = d_id;
+    f.ox_id = ox_id;
+    f.rx_id = rx_id;
+    f.end_sequence = true;
+    return f;
+}
+
 std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame)
 {
     if (!frame) throw std::invalid_argument("make_loop_frame: no frame");

@@ -105,6 +105,11 @@ constexpr std::uint32_t kRelativeOffsetPresent = 1u << 3;
 constexpr std::uint32_t kFillBytesMask = 0x3;
 }  // namespace f_ctl_bit
 
+// The header of a link service frame: a sequence of one frame (End_Sequence) of TYPE `type` in the
+// exchange `ox_id`/`rx_id` (fcp/basic_link_service.hpp, fcp/extended_link_service.hpp).
+FcFrame link_service_frame(InformationUnit iu, std::uint8_t type, std::uint32_t s_id, std::uint32_t d_id, std::uint16_t ox_id,
+                           std::uint16_t rx_id);
+
 // Wraps `frame` for the loop: AL_PAs from S_ID/D_ID, its payload length, SOFi3 on the first frame of
 // a sequence and SOFn3 on the others (class 3).
 std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame);
