@@ -189,10 +189,10 @@ void StorageSystem::build_loop()
         initiator->set_completion(driver_.get());
         initiator->set_link_listener(driver_.get());
     }
+    connect_logins();
     // loop.initialize_at_start: the controller sends LIP at t=0 on each loop; frames the HBAs queue
     // meanwhile wait in their ports until the loop is back (docs/loop_init.md, "Initialization in
     // the running loop").
-    connect_logins();
     if (modules_.loop.initialize_at_start)
         for (auto& loop : loops_) loop->start_lip(0, "loop.initialize_at_start");
 }
