@@ -68,10 +68,10 @@ public:
     {
         memory_socket.register_b_transport(this, &HbaBench::memory_access);
         loop::LoopConfig lc;
-        lc.nodes.push_back(node(kControllerAlPa));
+        lc.nodes.push_back(node(kControllerAlPa, 0));
         for (unsigned d = 0; d < disks.size(); ++d) {
             disk_al_pas.push_back(phy::al_pa_of_loop_id(d + 1));  // loop_ID 0 is the controller's 0x01
-            lc.nodes.push_back(node(disk_al_pas.back()));
+            lc.nodes.push_back(node(disk_al_pas.back(), d + 1));
         }
         loop_ = std::make_unique<loop::Loop>("loop", lc);
         this->initiator = std::make_unique<hba::InitiatorHba>(
@@ -133,13 +133,16 @@ public:
     std::map<std::uint64_t, sc_core::sc_time> completed;  // by request id
     std::map<std::uint64_t, std::string> aborted;
     hba::HbaCompletion* next = nullptr;  // also told of every completion (a driver in front)
+    loop::Loop& loop() { return *loop_; }
     std::uint64_t memory_bytes = 0;
 
 private:
-    static loop::LoopNode node(phy::AlPa al_pa)
+    // Port names by ring position, as the simulator gives them (the controller's lowest: the master).
+    static loop::LoopNode node(phy::AlPa al_pa, unsigned position)
     {
         loop::LoopNode n;
         n.port.al_pa = al_pa;
+        n.port.init.port_name = loop::default_port_name(position);
         n.port.incoming_buffers = 2;
         return n;
     }

@@ -6,18 +6,9 @@ namespace fcal::fcp {
 
 namespace {
 
-// One-frame sequences: first and last frame of their sequence.
 FcFrame bls_frame(InformationUnit iu, std::uint32_t from, std::uint32_t to, std::uint16_t ox_id, std::uint16_t rx_id)
 {
-    FcFrame f;
-    f.iu = iu;
-    f.type = kTypeBasicLinkService;
-    f.s_id = from;
-    f.d_id = to;
-    f.ox_id = ox_id;
-    f.rx_id = rx_id;
-    f.end_sequence = true;
-    return f;
+    return link_service_frame(iu, kTypeBasicLinkService, from, to, ox_id, rx_id);
 }
 
 }  // namespace

@@ -17,6 +17,8 @@ const char* to_string(InformationUnit iu)
     case InformationUnit::Response: return "FCP_RSP";
     case InformationUnit::Abts: return "ABTS";
     case InformationUnit::BaAcc: return "BA_ACC";
+    case InformationUnit::ElsRequest: return "ELS";
+    case InformationUnit::ElsReply: return "ELS_REPLY";
     }
     throw std::logic_error("unknown information unit");
 }
@@ -48,6 +50,8 @@ std::uint8_t FcFrame::r_ctl() const
     case InformationUnit::Response: return 0x07;
     case InformationUnit::Abts: return 0x81;
     case InformationUnit::BaAcc: return 0x84;
+    case InformationUnit::ElsRequest: return 0x22;
+    case InformationUnit::ElsReply: return 0x23;
     }
     throw std::logic_error("unknown information unit");
 }
@@ -66,6 +70,20 @@ std::uint32_t FcFrame::f_ctl() const
     return bits;
 }
 
+FcFrame link_service_frame(InformationUnit iu, std::uint8_t type, std::uint32_t s_id, std::uint32_t d_id, std::uint16_t ox_id,
+                           std::uint16_t rx_id)
+{
+    FcFrame f;
+    f.iu = iu;
+    f.type = type;
+    f.s_id = s_id;
+    f.d_id = d_id;
+    f.ox_id = ox_id;
+    f.rx_id = rx_id;
+    f.end_sequence = true;
+    return f;
+}
+
 std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame)
 {
     if (!frame) throw std::invalid_argument("make_loop_frame: no frame");
@@ -74,9 +92,11 @@ std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> 
     out->destination = al_pa_of_address(frame->d_id, "D_ID");
     out->payload_bytes = frame->payload_bytes;
     out->sof = frame->first_of_sequence() ? loop::Sof::I3 : loop::Sof::N3;
-    out->frame_class = frame->iu == InformationUnit::Command ? loop::FrameClass::Command
-                       : frame->iu == InformationUnit::Data  ? loop::FrameClass::Data
-                                                             : loop::FrameClass::Other;
+    // An ELS request is unsolicited control, issued like a command: it travels with the commands
+    // (docs/hba.md, "Logins"), or behind a stream of them it could wait for ever.
+    out->frame_class = frame->iu == InformationUnit::Command || frame->iu == InformationUnit::ElsRequest ? loop::FrameClass::Command
+                       : frame->iu == InformationUnit::Data                                             ? loop::FrameClass::Data
+                                                                                                         : loop::FrameClass::Other;
     out->content = std::move(frame);
     return out;
 }

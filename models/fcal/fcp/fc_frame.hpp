@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "fcal/fcp/cdb.hpp"
+#include "fcal/fcp/els_payload.hpp"
 #include "fcal/fcp/information_unit_sizes.hpp"
 #include "fcal/loop/loop_frame.hpp"
 
@@ -18,9 +19,11 @@ constexpr std::uint8_t kTypeFcp = 0x08;
 constexpr std::uint16_t kUnassignedId = 0xFFFF;
 
 // Abts and BaAcc are no FCP information units but the basic link service frames that abort an
-// exchange (fcp/basic_link_service.hpp); they share the frame so that the HBAs tell them apart here.
-enum class InformationUnit : std::uint8_t { Command, XferRdy, Data, Response, Abts, BaAcc };
-const char* to_string(InformationUnit iu);  // "FCP_CMND", "FCP_XFER_RDY", "FCP_DATA", "FCP_RSP", "ABTS", "BA_ACC"
+// exchange (fcp/basic_link_service.hpp), and ElsRequest/ElsReply the extended link service frames of
+// the logins (fcp/extended_link_service.hpp); they share the frame so that the HBAs tell them apart here.
+enum class InformationUnit : std::uint8_t { Command, XferRdy, Data, Response, Abts, BaAcc, ElsRequest, ElsReply };
+// "FCP_CMND", "FCP_XFER_RDY", "FCP_DATA", "FCP_RSP", "ABTS", "BA_ACC", "ELS", "ELS_REPLY"
+const char* to_string(InformationUnit iu);
 
 enum class DataDirection : std::uint8_t { Read, Write };
 const char* to_string(DataDirection d);  // "read", "write"
@@ -78,9 +81,11 @@ struct FcFrame : loop::FrameContent {
     FcpCommand command;
     FcpXferRdy xfer_rdy;
     FcpResponse response;
+    ElsPayload els;  // ElsRequest, ElsReply
 
     // Routing 0000 (FC-4 device data) with FCP's information category: unsolicited command 6, data
-    // descriptor 5, solicited data 1, command status 7; basic link services ABTS 0x81, BA_ACC 0x84.
+    // descriptor 5, solicited data 1, command status 7; basic link services ABTS 0x81, BA_ACC 0x84;
+    // extended link services (routing 0010): request 0x22, reply 0x23.
     std::uint8_t r_ctl() const;
     // The 24-bit F_CTL word, with the relative-offset-present bit for data and the fill-byte count
     // for payloads that are not a whole number of words.
@@ -99,6 +104,11 @@ constexpr std::uint32_t kSequenceInitiative = 1u << 16;
 constexpr std::uint32_t kRelativeOffsetPresent = 1u << 3;
 constexpr std::uint32_t kFillBytesMask = 0x3;
 }  // namespace f_ctl_bit
+
+// The header of a link service frame: a sequence of one frame (End_Sequence) of TYPE `type` in the
+// exchange `ox_id`/`rx_id` (fcp/basic_link_service.hpp, fcp/extended_link_service.hpp).
+FcFrame link_service_frame(InformationUnit iu, std::uint8_t type, std::uint32_t s_id, std::uint32_t d_id, std::uint16_t ox_id,
+                           std::uint16_t rx_id);
 
 // Wraps `frame` for the loop: AL_PAs from S_ID/D_ID, its payload length, SOFi3 on the first frame of
 // a sequence and SOFn3 on the others (class 3).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fcal/fcp/basic_link_service.hpp"
+#include "fcal/fcp/extended_link_service.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 
 namespace fcal::hba {
@@ -89,6 +90,13 @@ void InitiatorHba::work_done(Work& w)
         if (completion_) completion_->io_complete(io);
         return;
     }
+    case kElsBuilt: send_els(static_cast<phy::AlPa>(w.id), w.serial); return;
+    case kRefused: {
+        auto [io, reason] = std::move(refused_.front());
+        refused_.pop_front();
+        if (completion_) completion_->io_aborted(io, reason);
+        return;
+    }
     }
 }
 
@@ -100,6 +108,11 @@ void InitiatorHba::deadline(Deadline& d)
     }
     if (d.retry) {
         if (d.epoch == epoch_) submit(retries_.due());
+        return;
+    }
+    if (d.els) {
+        els_timers_[d.target] = {};
+        els_timed_out(d.target, d.ox_id);
         return;
     }
     Active& a = exchanges_.at(d.ox_id);  // a running timer's exchange is open
@@ -139,6 +152,15 @@ void InitiatorHba::submit(IoRequest* io)
     if (down_) {
         // The driver does not know yet: the I/O goes back with the others at the report.
         lost_.push_back(io);
+        return;
+    }
+    switch (logins_.admit(io)) {
+    case TargetLogins::Gate::Go: break;
+    case TargetLogins::Gate::Wait: return;  // held until its target is logged in
+    case TargetLogins::Gate::Fail:
+        // The processor executes the command and finds its target logged out.
+        refused_.emplace_back(io, logins_.reason(io->target));
+        cpu_.run(delays_.cmd_exec, {kRefused, 0, false, 0, nullptr});
         return;
     }
     const std::uint16_t ox_id = ox_ids_.acquire();
@@ -199,6 +221,10 @@ void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame)
 {
     const std::uint16_t ox_id = f.ox_id;
+    if (f.iu == fcp::InformationUnit::ElsReply) {
+        els_reply(f);
+        return;
+    }
     if (f.iu == fcp::InformationUnit::BaAcc) {
         const Active* a = find(ox_id);
         recovery_.ba_acc(ox_id, a ? &a->recovery : nullptr);
@@ -244,9 +270,11 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
         break;
     case fcp::InformationUnit::Command:
     case fcp::InformationUnit::Abts:
-        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the initiator received an FCP_CMND or ABTS").c_str());
+    case fcp::InformationUnit::ElsRequest:
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the initiator received an FCP_CMND, ABTS or ELS request").c_str());
         break;
-    case fcp::InformationUnit::BaAcc: break;  // handled above
+    case fcp::InformationUnit::BaAcc:
+    case fcp::InformationUnit::ElsReply: break;  // handled above
     }
 }
 
@@ -307,6 +335,9 @@ void InitiatorHba::link_lost()
         ox_ids_.quarantine(ox_id);
     }
     while (IoRequest* io = retries_.due()) lost_.push_back(io);
+    // The logins under way stop; the commands waiting for them go back too.
+    abandon_els();
+    for (IoRequest* io : logins_.take_held()) lost_.push_back(io);
     timers_.start(delays_.link_down, Deadline{0, 0, false, true, epoch_});
 }
 
@@ -330,8 +361,111 @@ void InitiatorHba::link_restored()
     if (link_listener_) link_listener_->link_up(this);
 }
 
+// The loop is initialized again (docs/hba.md, "Logins"): whatever ELS was outstanding is abandoned
+// (its reply, if one comes, is late), targets gone from the loop are logged out, and the logins and
+// re-validations start over in the loop's order.
+void InitiatorHba::loop_initialized(const loop::LoopInitRecord& record)
+{
+    if (down_) return;  // its own loop lost the signal again: the next initialization counts
+    std::vector<phy::AlPa> on_loop;
+    for (const auto& a : record.al_pas)
+        if (a.al_pa && *a.al_pa != port_.al_pa()) on_loop.push_back(*a.al_pa);
+    abandon_els();
+    for (TargetLogins::Outcome& o : logins_.loop_initialized(on_loop)) apply(std::move(o));
+    next_login();
+}
+
+void InitiatorHba::abandon_els()
+{
+    for (auto& timer : els_timers_) {
+        timers_.cancel(timer);
+        timer = {};
+    }
+    // Their replies may still come: the OX_IDs stay out of use for a while.
+    for (std::uint16_t ox_id : logins_.abandon()) {
+        ox_ids_.release(ox_id);
+        ox_ids_.quarantine(ox_id);
+    }
+}
+
+// The processor builds every ELS due, in the loop's order (cmd_exec each, as for a command, without
+// the DMA fetch: the payload is the HBA's own).
+void InitiatorHba::next_login()
+{
+    if (down_) return;
+    while (auto request = logins_.next()) cpu_.run(delays_.cmd_exec, {kElsBuilt, request->target, false, request->serial, nullptr});
+}
+
+void InitiatorHba::send_els(phy::AlPa target, std::uint64_t serial)
+{
+    const TargetLogins::Request* request = logins_.current(target, serial);
+    if (down_ || !request) return;  // abandoned meanwhile
+    const fcp::ElsCommand command = request->command;
+    // Its own exchange: an OX_ID from the same pool (so that it never meets an FCP exchange's), but
+    // not among the exchanges outstanding() counts.
+    const std::uint16_t ox_id = ox_ids_.acquire();
+    logins_.sent(target, serial, ox_id);
+    const std::uint64_t own_name = port_.config().init.port_name;
+    els_timers_[target] = timers_.start(delays_.exchange_timeout, Deadline{ox_id, serial, false, false, epoch_, true, target});
+    transmit(fcp::make_els_request(command, port_.al_pa(), target, ox_id, own_name, own_name));
+}
+
+void InitiatorHba::els_reply(const fcp::FcFrame& f)
+{
+    auto outcome = logins_.reply(f);
+    if (!outcome) return;  // late
+    timers_.cancel(els_timers_[outcome->target]);
+    els_timers_[outcome->target] = {};
+    ox_ids_.release(f.ox_id);
+    apply(std::move(*outcome));
+    next_login();
+}
+
+void InitiatorHba::els_timed_out(phy::AlPa target, std::uint16_t ox_id)
+{
+    auto outcome = logins_.timed_out(target, ox_id);
+    if (!outcome) return;
+    ox_ids_.release(ox_id);
+    ox_ids_.quarantine(ox_id);
+    apply(std::move(*outcome));
+    next_login();
+}
+
+// A target logged in (its held commands go) or logged out (its open exchanges and held commands fail
+// with the reason).
+void InitiatorHba::apply(TargetLogins::Outcome o)
+{
+    if (o.logout) {
+        fail_exchanges_to(o.target, *o.logout);
+        for (IoRequest* io : o.fail)
+            if (completion_) completion_->io_aborted(io, *o.logout);
+    }
+    for (IoRequest* io : o.release) submit(io);
+}
+
+// The target is implicitly logged out (FCP-2): its open exchanges end here, as at a loss of signal
+// (their work dropped, their OX_IDs quarantined), in the order the HBA took them.
+void InitiatorHba::fail_exchanges_to(phy::AlPa target, const std::string& reason)
+{
+    std::vector<std::uint16_t> open;
+    for (const auto& [ox_id, a] : exchanges_)
+        if (a.exchange->spec().target == target) open.push_back(ox_id);
+    std::sort(open.begin(), open.end(), [this](std::uint16_t x, std::uint16_t y) { return exchanges_.at(x).serial < exchanges_.at(y).serial; });
+    logins_.exchanges_failed(open.size());
+    for (std::uint16_t ox_id : open) {
+        Active& a = exchanges_.at(ox_id);
+        IoRequest* io = a.io;
+        dma_.cancel_exchange(a.serial);
+        held_.drop_exchange(ox_id);
+        close(ox_id);
+        ox_ids_.quarantine(ox_id);
+        if (completion_) completion_->io_aborted(io, reason);
+    }
+}
+
 void InitiatorHba::report(nlohmann::json& j) const
 {
+    if (logins_.active()) logins_.report(j);
     j["tx_frames_held"] = frames_held();
     j["task_set_full_retries"] = task_set_full_retries();
     j["aborts"] = aborts();

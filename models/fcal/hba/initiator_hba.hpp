@@ -21,10 +21,17 @@
 // OX_IDs quarantined, so that a frame of theirs that still comes is a late frame); after link_down
 // it gives the I/Os back to its LinkListener. link_restored() makes it work again.
 //
+// Logins (docs/hba.md, "Logins"): loop_initialized() after each initialization of its loop; PLOGI and
+// PRLI to the targets that joined, ADISC to those logged in, one ELS at a time (TargetLogins); commands
+// to a target wait while it logs in or is re-validated, and fail with the reason once it is logged out
+// (its open exchanges too).
+//
 // The HBA glues its servers (processors, DMA engine) to pieces with one job each: the OX_IDs
 // (ExchangeIdPool), the frames waiting for FIFO room (HeldFrames), the TASK SET FULL reissues
 // (TaskSetFullRetry) and the exchange recovery (ExchangeRecovery); its one timer facility holds the
 // exchanges' deadlines and the reissues'.
+#include <array>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -46,9 +53,11 @@
 #include "fcal/hba/link_listener.hpp"
 #include "fcal/hba/service_queue.hpp"
 #include "fcal/hba/single_frame_transfers.hpp"
+#include "fcal/hba/target_logins.hpp"
 #include "fcal/hba/task_set_full_retry.hpp"
 #include "fcal/hba/work.hpp"
 #include "fcal/kernel/timers.hpp"
+#include "fcal/loop/loop.hpp"
 #include "fcal/loop/lport.hpp"
 
 namespace fcal::hba {
@@ -72,6 +81,13 @@ public:
     void link_lost();
     void link_restored();
     bool link_up() const { return !down_; }
+    // Logins (docs/hba.md, "Logins"). By default every target counts as logged in from the start;
+    // after log_in_at_start() none does until the loop's first initialization has logged it in (the
+    // system calls it with loop.initialize_at_start), and commands wait until then.
+    void log_in_at_start() { logins_ = TargetLogins(false); }
+    // Its loop finished an initialization; `record` names the ports on it.
+    void loop_initialized(const loop::LoopInitRecord& record);
+    const TargetLogins& logins() const { return logins_; }
     // Frames that reached it while its link was down, discarded.
     std::uint64_t frames_discarded_link_down() const { return link_down_frames_; }
     // Observation hooks for the statistics: an FCP_CMND went on the wire after waiting `wait` in the
@@ -119,6 +135,8 @@ private:
         kDataInMemory,         // DMA: a read data frame is in host memory
         kDataFetched,          // DMA: queue the write data frame (Work::frame)
         kResponseDelivered,    // single-frame transfer: the FCP_RSP is in host memory: the I/O is complete
+        kElsBuilt,             // cpu: queue the ELS TargetLogins asked for (Work::id: its target, Work::serial: its number)
+        kRefused,              // cpu: the oldest command for a logged-out target fails (refused_)
     };
     void work_done(Work& work) override;
     // A deadline on the HBA's timers: an exchange's timeout (exchange_timeout, then abts_timeout once
@@ -131,6 +149,8 @@ private:
         bool retry = false;
         bool link = false;
         std::uint32_t epoch = 0;
+        bool els = false;  // the ELS `ox_id` to `target` had no reply
+        phy::AlPa target = 0;
     };
     using Timers = kernel::Timers<Deadline>;
     struct Active {
@@ -156,6 +176,14 @@ private:
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped, its OX_ID released
     void deadline(Deadline& d);
     void report_link_down();
+    // Logins.
+    void next_login();
+    void send_els(phy::AlPa target, std::uint64_t serial);
+    void els_reply(const fcp::FcFrame& f);
+    void els_timed_out(phy::AlPa target, std::uint16_t ox_id);
+    void abandon_els();
+    void apply(TargetLogins::Outcome outcome);
+    void fail_exchanges_to(phy::AlPa target, const std::string& reason);
     // ExchangeRecovery::Actions.
     void send_abts(std::uint16_t ox_id) override;
     void give_up(std::uint16_t ox_id, std::string reason) override;
@@ -185,6 +213,10 @@ private:
     std::uint32_t epoch_ = 0;
     std::vector<IoRequest*> lost_;  // the I/Os to give back, in the order taken
     std::uint64_t link_down_frames_ = 0;
+    // Logins.
+    TargetLogins logins_{true};
+    std::array<Timers::Handle, 256> els_timers_{};  // by target AL_PA
+    std::deque<std::pair<IoRequest*, std::string>> refused_;  // waiting for kRefused, oldest first
 };
 
 }  // namespace fcal::hba

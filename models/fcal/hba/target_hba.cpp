@@ -3,6 +3,7 @@
 #include <string>
 
 #include "fcal/fcp/basic_link_service.hpp"
+#include "fcal/fcp/extended_link_service.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 
 namespace fcal::hba {
@@ -63,7 +64,8 @@ void TargetHba::work_done(Work& w)
         if (live(w.id, w.serial)) send_response(w.id);
         return;
     case kBaAccBuilt:
-    case kFailureBuilt: send(std::move(w.frame)); return;
+    case kFailureBuilt:
+    case kLsAccBuilt: send(std::move(w.frame)); return;
     }
 }
 
@@ -112,8 +114,15 @@ void TargetHba::handle(const fcp::FcFrame& f)
         abort_exchange(f);
         return;
     }
+    if (f.iu == fcp::InformationUnit::ElsRequest) {
+        // Its own port name (and, as drive manuals do, the same as node name).
+        ++els_answered_;
+        const std::uint64_t own_name = port_.config().init.port_name;
+        cpu_.run(delays_.xfer_rdy_or_rsp, {kLsAccBuilt, 0, false, 0, fcp::make_ls_acc(f, own_name, own_name)});
+        return;
+    }
     if (f.iu != fcp::InformationUnit::Data) {
-        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the target received an FCP_XFER_RDY, FCP_RSP or BA_ACC").c_str());
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": the target received an FCP_XFER_RDY, FCP_RSP, BA_ACC or ELS reply").c_str());
         return;
     }
     const std::uint16_t rx_id = f.rx_id;

@@ -24,6 +24,9 @@
 //   the disk told to drop its command (kind Abort), and BA_ACC built (rsp_gen) and sent. A write whose
 //   burst has not all come within data_timeout of its FCP_XFER_RDY is dropped the same way, unasked.
 //   The bookkeeping (aborted RX_IDs, late frames, sequence errors, counts) is TargetRecovery's.
+// Logins (docs/hba.md, "Logins"): PLOGI, PRLI and ADISC are answered LS_ACC naming the port, built
+//   after frame_proc on the main processor (rsp_gen, as an FCP_RSP) and queued; the target keeps no
+//   login state of its own.
 #include <map>
 #include <memory>
 #include <optional>
@@ -77,6 +80,8 @@ public:
     std::uint64_t data_timeouts() const { return recovery_.data_timeouts(); }
     // Write data frames dropped because an earlier one of their exchange never came.
     std::uint64_t sequence_errors() const { return recovery_.sequence_errors(); }
+    // ELS requests (PLOGI, PRLI, ADISC) answered LS_ACC.
+    std::uint64_t els_answered() const { return els_answered_; }
     // late_frames, data_timeouts, sequence_errors, link_down_frames (discarded while its link was down), whole run.
     void report(nlohmann::json& j) const
     {
@@ -100,6 +105,7 @@ private:
         kResponseBuilt,       // cpu: queue FCP_RSP
         kBaAccBuilt,          // cpu: queue the BA_ACC (Work::frame)
         kFailureBuilt,        // cpu: queue the FCP_RSP CHECK CONDITION (Work::frame)
+        kLsAccBuilt,          // cpu: queue the LS_ACC answering an ELS (Work::frame)
     };
     void work_done(Work& work) override;
     using Timers = kernel::Timers<std::uint64_t>;  // key: serial << 16 | RX_ID
@@ -145,6 +151,7 @@ private:
     bool drive_failed_ = false;
     bool down_ = false;
     std::uint64_t link_down_frames_ = 0;
+    std::uint64_t els_answered_ = 0;
     std::uint64_t last_serial_ = 0;
     TargetRecovery recovery_;
     Timers timers_;

@@ -14,7 +14,15 @@ void report_erased(const host::EraseJob& job, const std::vector<const disk::Disk
 
 void add_counts(nlohmann::json& total, const nlohmann::json& part)
 {
-    for (const auto& [key, count] : part.items()) total[key] = total.value(key, std::uint64_t{0}) + count.get<std::uint64_t>();
+    for (const auto& [key, count] : part.items()) {
+        // A block of counts (an initiator's "logins") is summed key by key.
+        if (count.is_object()) {
+            if (!total.contains(key)) total[key] = nlohmann::json::object();
+            add_counts(total[key], count);
+        } else {
+            total[key] = total.value(key, std::uint64_t{0}) + count.get<std::uint64_t>();
+        }
+    }
 }
 
 }  // namespace fcal::sim

@@ -189,11 +189,25 @@ void StorageSystem::build_loop()
         initiator->set_completion(driver_.get());
         initiator->set_link_listener(driver_.get());
     }
+    connect_logins();
     // loop.initialize_at_start: the controller sends LIP at t=0 on each loop; frames the HBAs queue
     // meanwhile wait in their ports until the loop is back (docs/loop_init.md, "Initialization in
     // the running loop").
     if (modules_.loop.initialize_at_start)
         for (auto& loop : loops_) loop->start_lip(0, "loop.initialize_at_start");
+}
+
+// Each loop tells its controller HBA when an initialization ends, so that it logs in to the targets
+// on it or re-validates them (docs/hba.md, "Logins"); with loop.initialize_at_start nobody is logged
+// in before the first one.
+void StorageSystem::connect_logins()
+{
+    for (std::size_t l = 0; l < loops_.size(); ++l) {
+        loop::Loop& loop = *loops_[l];
+        hba::InitiatorHba& initiator = *initiators_[l];
+        if (modules_.loop.initialize_at_start) initiator.log_in_at_start();
+        loop.on_initialized([&loop, &initiator] { initiator.loop_initialized(loop.initializations().back()); });
+    }
 }
 
 // Loop 1: its own loop (the same keys; its own bit-error stream), controller HBA and target HBAs; each

@@ -103,6 +103,7 @@ public:
 
 private:
     void build_loop();
+    void connect_logins();
     void build_dual_ports();  // loop.count=2: the second loop's HBAs, and the routers to the disks
     void observe_loops();
     void set_loop(unsigned loop, bool up);
