@@ -69,19 +69,23 @@ void EventDispatcher::drive_fails(unsigned disk)
 }
 
 // The disk's port leaves every loop: pulled out, failed with its drive, or bypassed. As with a drive
-// failure the volume (or the workload) hears first; then the disk's interfaces drop every exchange
-// they hold, as at a loss of signal, and the disk the commands they had given it.
+// failure the volume (or the workload) hears first (not again for a failed disk pulled out to be
+// replaced); then the disk's interfaces drop every exchange they hold, as at a loss of signal, and the
+// disk the commands they had given it.
 void EventDispatcher::disk_leaves(const ScheduledEvent& e)
 {
     const unsigned disk = *e.disk;
     const bool removed = e.kind == EventKind::Remove;
+    const bool was_gone = disk_states_.at(disk) == DiskState::Failed;
     const DiskState next = removed ? DiskState::Removed : e.kind == EventKind::Bypass ? DiskState::Bypassed : DiskState::Failed;
     disk_states_.at(disk) = next;
     port_on_loop_.at(disk) = false;
-    if (controller::VolumeController* volume = system_.volume())
-        volume->disk_failed(disk, removed ? "removed" : next == DiskState::Bypassed ? "bypassed" : "port failed");
-    else
-        system_.workload().disk_gone(disk);
+    if (!was_gone) {
+        if (controller::VolumeController* volume = system_.volume())
+            volume->disk_failed(disk, removed ? "removed" : next == DiskState::Bypassed ? "bypassed" : "port failed");
+        else
+            system_.workload().disk_gone(disk);
+    }
     for (std::size_t l = 0; l < system_.loop_count(); ++l) system_.target(disk, l).link_lost();
 }
 
@@ -93,8 +97,11 @@ void EventDispatcher::disk_returns(const ScheduledEvent& e)
     const unsigned disk = *e.disk;
     disk_states_.at(disk) = DiskState::Present;
     port_on_loop_.at(disk) = true;
-    for (std::size_t l = 0; l < system_.loop_count(); ++l)
-        if (loop_up_.at(l)) system_.target(disk, l).link_restored();
+    for (std::size_t l = 0; l < system_.loop_count(); ++l) {
+        hba::TargetHba& target = system_.target(disk, l);
+        if (e.kind == EventKind::Insert) target.drive_replaced();
+        if (loop_up_.at(l)) target.link_restored();
+    }
     if (controller::VolumeController* volume = system_.volume())
         volume->disk_inserted(disk);
     else

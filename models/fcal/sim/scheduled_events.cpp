@@ -117,14 +117,16 @@ void ScheduledEvents::check_disk_states(const std::vector<ScheduledEvent>& by_ti
         DiskState needed = DiskState::Present, next = DiskState::Present;
         std::string only;
         switch (e.kind) {
-        case EventKind::Remove: next = DiskState::Removed; only = "only a present disk can be removed"; break;
+        case EventKind::Remove: next = DiskState::Removed; only = "only a present or failed disk can be removed"; break;
         case EventKind::Fail: next = DiskState::Failed; only = "only a present disk can fail; a failed disk stays failed"; break;
         case EventKind::Bypass: next = DiskState::Bypassed; only = "only a present disk can be bypassed"; break;
         case EventKind::Insert: needed = DiskState::Removed; only = "only a removed disk can be inserted"; break;
         case EventKind::Enable: needed = DiskState::Bypassed; only = "only a bypassed disk can be enabled"; break;
         default: throw std::logic_error("not a disk event");
         }
-        if (state[d] != needed)
+        // A failed disk is pulled out to be replaced.
+        const bool failed_out = e.kind == EventKind::Remove && state[d] == DiskState::Failed;
+        if (state[d] != needed && !failed_out)
             throw std::invalid_argument(key + to_string(e.kind) + " of " + disk + ", which is " + to_string(state[d]) + " at that time (" +
                                         only + ")");
         state[d] = next;

@@ -51,7 +51,7 @@ public:
     // kind, at or beyond the run's time limit, without a disk (but lip, which is the controller's
     // then) or naming one that does not exist, a disk event naming a loop (it acts on every loop), a
     // failure kind on an event that is not a fail; by the disks' states in time order: a remove,
-    // fail or bypass of a disk not present, an insert of a disk not removed, an enable of a disk not
+    // fail or bypass of a disk not present (a failed disk may be removed), an insert of a disk not removed, an enable of a disk not
     // bypassed, a lip from a disk whose port is off the loop; for a loop_fail or loop_restore without
     // a loop or naming one that does not exist, a loop_fail with one loop (it would leave no path),
     // of a loop already down or while the other is down, and a loop_restore of a loop that is up.

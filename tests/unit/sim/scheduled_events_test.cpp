@@ -169,7 +169,7 @@ TEST_CASE("scheduled events: each disk event finds its disk in the one state it 
     CHECK(error({{0, at(1.0, EventKind::Enable, 2)}}) ==
           "event.0.disk: enable of disk 2, which is present at that time (only a bypassed disk can be enabled)");
     CHECK(error({{0, at(1.0, EventKind::Remove, 2)}, {1, at(2.0, EventKind::Remove, 2)}}) ==
-          "event.1.disk: remove of disk 2, which is removed at that time (only a present disk can be removed)");
+          "event.1.disk: remove of disk 2, which is removed at that time (only a present or failed disk can be removed)");
     CHECK(error({{0, at(1.0, EventKind::Remove, 2)}, {1, at(2.0, EventKind::Fail, 2)}}) ==
           "event.1.disk: fail of disk 2, which is removed at that time (only a present disk can fail; a failed disk stays failed)");
     CHECK(error({{0, at(1.0, EventKind::Remove, 2)}, {1, at(2.0, EventKind::Bypass, 2)}}) ==
@@ -179,11 +179,16 @@ TEST_CASE("scheduled events: each disk event finds its disk in the one state it 
     CHECK(error({{0, at(1.0, EventKind::Bypass, 2)}, {1, at(2.0, EventKind::Insert, 2)}}) ==
           "event.1.disk: insert of disk 2, which is bypassed at that time (only a removed disk can be inserted)");
     CHECK(error({{0, at(1.0, EventKind::Bypass, 2)}, {1, at(2.0, EventKind::Remove, 2)}}) ==
-          "event.1.disk: remove of disk 2, which is bypassed at that time (only a present disk can be removed)");
+          "event.1.disk: remove of disk 2, which is bypassed at that time (only a present or failed disk can be removed)");
     CHECK(error({{0, at(1.0, EventKind::Fail, 2, FailureKind::Port)}, {1, at(2.0, EventKind::Insert, 2)}}) ==
           "event.1.disk: insert of disk 2, which is failed at that time (only a removed disk can be inserted)");
-    CHECK(error({{0, at(1.0, EventKind::Fail, 2)}, {1, at(2.0, EventKind::Remove, 2)}}) ==
-          "event.1.disk: remove of disk 2, which is failed at that time (only a present disk can be removed)");
+    CHECK(error({{0, at(1.0, EventKind::Fail, 2)}, {1, at(2.0, EventKind::Remove, 2)}, {2, at(3.0, EventKind::Remove, 2)}}) ==
+          "event.2.disk: remove of disk 2, which is removed at that time (only a present or failed disk can be removed)");
+    // A failed disk (drive or port) is pulled out and replaced.
+    for (FailureKind f : {FailureKind::Drive, FailureKind::Port})
+        CHECK(ScheduledEvents({{0, at(1.0, EventKind::Fail, 2, f)}, {1, at(2.0, EventKind::Remove, 2)}, {2, at(3.0, EventKind::Insert, 2)}}, 4, 10.0)
+                  .events()
+                  .size() == 3);
     // A LIP needs the disk's port on the loop: not removed, bypassed or failed with its port.
     CHECK(error({{0, at(1.0, EventKind::Remove, 3)}, {1, at(2.0, EventKind::Lip, 3)}}) ==
           "event.1.disk: lip from disk 3, whose port is off the loop at that time (disk 3 is removed)");
