@@ -637,6 +637,19 @@ void Lpsm::e_d_tov_expired()
     initialize();
 }
 
+void Lpsm::leave_loop()
+{
+    credit_.close();
+    ending_ = Ending::None;
+    bid_ = Bid::None;
+    fill_ = Fill::Repeats;
+    rx_ = Rx::Repeated;
+    init_fill_ = InitFill::Repeat;
+    answer_.reset();
+    ++progress_;
+    set_state(LpsmState::Monitoring);
+}
+
 Word Lpsm::init_fill() const
 {
     switch (init_fill_) {

@@ -220,6 +220,12 @@ void add_loop(ParameterTable& t)
     t.add(boolean("loop.initialize_at_start", loop(&LoopConfig::initialize_at_start), false,
                   "the controller sends LIP at t=0 and the loop initializes (each loop); frames wait in the ports until it is done "
                   "(false: the loop starts with the configured AL_PAs)"));
+    // Port bypass circuits (docs/loop_init.md, "Port bypass circuits").
+    t.add(real("loop.bypass_detect_us", loop(&LoopConfig::bypass_detect_s), loop::kDefaultBypassDetectS * 1e6, 0.0, "us",
+               "from a port pulled out or failed to the enclosure closing its slot's bypass (FC-FS R_T_TOV)", true, 1e8));
+    t.add(boolean("loop.auto_bypass", loop(&LoopConfig::auto_bypass), true,
+                  "the enclosure bypasses a failed port after loop.bypass_detect_us (false: the loop stays down until the port "
+                  "is pulled out; an empty slot is always bypassed)"));
 }
 
 void add_initiator(ParameterTable& t)
