@@ -86,7 +86,17 @@ void EventDispatcher::disk_leaves(const ScheduledEvent& e)
         else
             system_.workload().disk_gone(disk);
     }
-    for (std::size_t l = 0; l < system_.loop_count(); ++l) system_.target(disk, l).link_lost();
+    for (std::size_t l = 0; l < system_.loop_count(); ++l) {
+        system_.target(disk, l).link_lost();
+        loop::Loop& loop = system_.loop(l);
+        const std::size_t port = StorageSystem::port_index(loop, system_.disk_al_pas().at(disk));
+        if (removed)
+            loop.remove_port(port, cause(e));
+        else if (next == DiskState::Bypassed)
+            loop.bypass_port(port, cause(e));
+        else
+            loop.fail_port(port, cause(e));
+    }
 }
 
 // The disk's port joins every loop again: a new, blank disk in the slot, or the bypassed port enabled.
@@ -101,6 +111,12 @@ void EventDispatcher::disk_returns(const ScheduledEvent& e)
         hba::TargetHba& target = system_.target(disk, l);
         if (e.kind == EventKind::Insert) target.drive_replaced();
         if (loop_up_.at(l)) target.link_restored();
+        loop::Loop& loop = system_.loop(l);
+        const std::size_t port = StorageSystem::port_index(loop, system_.disk_al_pas().at(disk));
+        if (e.kind == EventKind::Insert)
+            loop.insert_port(port, cause(e));
+        else
+            loop.enable_port(port, cause(e));
     }
     if (controller::VolumeController* volume = system_.volume())
         volume->disk_inserted(disk);

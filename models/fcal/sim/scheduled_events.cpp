@@ -59,7 +59,7 @@ unsigned checked_loop(const std::string& key, const EventKeys& k, unsigned loop_
 }  // namespace
 
 ScheduledEvents::ScheduledEvents(const std::map<unsigned, EventKeys>& keys, unsigned disk_count, double time_limit_s,
-                                 unsigned loop_count)
+                                 unsigned loop_count, double bypass_detect_s)
 {
     for (const auto& [n, k] : keys) {
         const std::string key = "event." + std::to_string(n) + ".";
@@ -94,13 +94,14 @@ ScheduledEvents::ScheduledEvents(const std::map<unsigned, EventKeys>& keys, unsi
     }
     std::stable_sort(events_.begin(), events_.end(), [](const ScheduledEvent& a, const ScheduledEvent& b) { return a.at_s < b.at_s; });
     check_loop_states(events_);
-    check_disk_states(events_, disk_count);
+    check_disk_states(events_, disk_count, bypass_detect_s);
 }
 
 // Each disk's state through the events, in the order they fire (docs/faults.md, "Scheduled events"):
 // an event finds its disk in the one state it can act on.
-void ScheduledEvents::check_disk_states(const std::vector<ScheduledEvent>& by_time, unsigned disk_count) const
+void ScheduledEvents::check_disk_states(const std::vector<ScheduledEvent>& by_time, unsigned disk_count, double bypass_detect_s) const
 {
+    std::vector<double> removed_at(disk_count, 0);
     std::vector<DiskState> state(disk_count, DiskState::Present);
     std::vector<bool> port_on_loop(disk_count, true);  // a failed drive's port stays on the loop
     for (const ScheduledEvent& e : by_time) {
@@ -129,6 +130,14 @@ void ScheduledEvents::check_disk_states(const std::vector<ScheduledEvent>& by_ti
         if (state[d] != needed && !failed_out)
             throw std::invalid_argument(key + to_string(e.kind) + " of " + disk + ", which is " + to_string(state[d]) + " at that time (" +
                                         only + ")");
+        if (e.kind == EventKind::Insert && !(e.at_s > removed_at[d] + bypass_detect_s)) {
+            std::ostringstream why;
+            why << "event." << e.index << ".at_ms: insert of " << disk << " at " << e.at_s * 1e3 << " ms, before its slot is empty: it was removed at "
+                << removed_at[d] * 1e3 << " ms and the enclosure closes the bypass of the empty slot loop.bypass_detect_us = " << bypass_detect_s * 1e6
+                << " us later";
+            throw std::invalid_argument(why.str());
+        }
+        if (e.kind == EventKind::Remove) removed_at[d] = e.at_s;
         state[d] = next;
         port_on_loop[d] = next == DiskState::Present || (next == DiskState::Failed && e.failure == FailureKind::Drive);
     }

@@ -52,10 +52,13 @@ public:
     // then) or naming one that does not exist, a disk event naming a loop (it acts on every loop), a
     // failure kind on an event that is not a fail; by the disks' states in time order: a remove,
     // fail or bypass of a disk not present (a failed disk may be removed), an insert of a disk not removed, an enable of a disk not
-    // bypassed, a lip from a disk whose port is off the loop; for a loop_fail or loop_restore without
+    // bypassed, an insert too soon after its remove, a lip from a disk whose port is off the loop; for a loop_fail or loop_restore without
     // a loop or naming one that does not exist, a loop_fail with one loop (it would leave no path),
     // of a loop already down or while the other is down, and a loop_restore of a loop that is up.
-    ScheduledEvents(const std::map<unsigned, EventKeys>& keys, unsigned disk_count, double time_limit_s, unsigned loop_count = 1);
+    // An insert needs its slot empty: strictly later than `bypass_detect_s` (loop.bypass_detect_us) after
+    // the remove, when the enclosure has closed the bypass of the slot.
+    ScheduledEvents(const std::map<unsigned, EventKeys>& keys, unsigned disk_count, double time_limit_s, unsigned loop_count = 1,
+                    double bypass_detect_s = 0);
 
     // By time; events at the same time in the order of their n.
     const std::vector<ScheduledEvent>& events() const { return events_; }
@@ -63,7 +66,7 @@ public:
 
 private:
     void check_loop_states(const std::vector<ScheduledEvent>& by_time) const;
-    void check_disk_states(const std::vector<ScheduledEvent>& by_time, unsigned disk_count) const;
+    void check_disk_states(const std::vector<ScheduledEvent>& by_time, unsigned disk_count, double bypass_detect_s) const;
     std::vector<ScheduledEvent> events_;
 };
 

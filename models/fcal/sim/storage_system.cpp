@@ -77,7 +77,7 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         ideal_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
     }
 
-    events_ = ScheduledEvents(config.events, disks, config.time_limit_s, config.loop_count);
+    events_ = ScheduledEvents(config.events, disks, config.time_limit_s, config.loop_count, config.loop.bypass_detect_s);
     dispatcher_ = std::make_unique<EventDispatcher>(*this);
     // (Only with events: a run without them has the same processes as before they existed.)
     if (!events_.empty()) sc_core::sc_spawn([this] { run_events(); }, "scheduled_events");

@@ -196,6 +196,13 @@ TEST_CASE("scheduled events: each disk event finds its disk in the one state it 
           "event.1.disk: lip from disk 3, whose port is off the loop at that time (disk 3 is failed)");
     CHECK(error({{0, at(1.0, EventKind::Bypass, 3)}, {1, at(2.0, EventKind::Lip, 3)}}) ==
           "event.1.disk: lip from disk 3, whose port is off the loop at that time (disk 3 is bypassed)");
+    // An insert needs its slot empty: strictly after the enclosure closed its bypass, bypass_detect_s
+    // (here 0.5 s) after the remove.
+    const std::map<unsigned, EventKeys> soon{{0, at(1.0, EventKind::Remove, 2)}, {1, at(1.5, EventKind::Insert, 2)}};
+    CHECK(error_of([&] { ScheduledEvents(soon, 4, 10.0, 1, 0.5); }) ==
+          "event.1.at_ms: insert of disk 2 at 1500 ms, before its slot is empty: it was removed at 1000 ms and the enclosure closes "
+          "the bypass of the empty slot loop.bypass_detect_us = 500000 us later");
+    CHECK(ScheduledEvents({{0, at(1.0, EventKind::Remove, 2)}, {1, at(1.5001, EventKind::Insert, 2)}}, 4, 10.0, 1, 0.5).events().size() == 2);
     // Every disk event names its disk.
     for (EventKind k : {EventKind::Remove, EventKind::Insert, EventKind::Bypass, EventKind::Enable})
         CHECK(error({{6, keys(1.0, k, std::nullopt)}}) == "event.6.disk: missing (a " + to_string(k) + " event names its disk)");
