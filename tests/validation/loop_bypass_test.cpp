@@ -241,3 +241,44 @@ TEST_CASE("A bypass during traffic: frames to the other ports keep flowing after
     CHECK(receiver.received.size() <= 200);
     CHECK(l.slot_state(3) == State::Bypassed);
 }
+
+TEST_CASE("Frames for a pulled port: the opener's OPN comes back, its frames for it are discarded and the loop goes on",
+          "[validation][loop_bypass]")
+{
+    loop::Loop l("loop", ring());
+    test::Endpoint sender(l.port(0)), gone(l.port(1)), other(l.port(2));
+    sender.send(0xE8, 200);  // about 2 ms of frames for port 1
+    sc_core::sc_start(sc_time(300, SC_US));
+    l.remove_port(1, "pull the receiver");
+    const std::size_t got = gone.received.size();
+    CHECK(got > 4);
+    run_until_initialized(l, 1);
+    sc_core::sc_start(sc_time(1, SC_MS));
+    // Nothing reaches the pulled port; the controller's OPN(E8) came back round: the frames still
+    // queued for it are discarded, the circuit closed.
+    CHECK(gone.received.size() == got);
+    CHECK(l.port(0).transmit_queue().empty());
+    CHECK(l.port(0).stats().frames_discarded >= 200 - got - 2);
+    CHECK(l.port(0).state() == loop::LpsmState::Monitoring);
+    // The loop works for the others.
+    sender.send(0xE4, 10);
+    sc_core::sc_start(sc_time(1, SC_MS));
+    CHECK(other.received.size() == 10);
+}
+
+TEST_CASE("A loop broken for longer than E_D_TOV still initializes once the bypass closes", "[validation][loop_bypass]")
+{
+    // While a slot is open no port runs E_D_TOV (docs/loop_init.md, "Simplifications"): the ports
+    // waiting in OPEN-INIT keep waiting, at no cost, and the LIP(F8) gets round once the slot closes.
+    loop::Loop l("loop", ring(false));
+    initialize_at_start(l);
+    l.fail_port(3, "fail disk 3");
+    sc_core::sc_start(sc_time(100, SC_US));
+    const std::uint64_t before = l.activations();
+    sc_core::sc_start(sc_time(5, sc_core::SC_SEC));
+    CHECK(l.activations() == before);
+    CHECK(l.initializing());
+    l.remove_port(3, "pull disk 3");
+    run_until_initialized(l, 2);
+    CHECK(al_pas_of(l.initializations().back()) == std::vector<phy::AlPa>{0xEF, 0xE8, 0xE4});
+}

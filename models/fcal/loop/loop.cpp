@@ -188,8 +188,10 @@ LPort* Loop::find(phy::AlPa al_pa)
 
 unsigned Loop::login_bb_credit(phy::AlPa port) const
 {
-    for (const auto& p : ports_)
-        if (p->al_pa() == port) return p->config().login_bb_credit;
+    for (std::size_t k = 0; k < ports_.size(); ++k)
+        if (ports_[k]->al_pa() == port)
+            // A port out of the loop grants nothing: frames sent on credit would come back to the sender.
+            return slots_.in_loop(k) ? ports_[k]->config().login_bb_credit : 0;
     return 0;  // a port not on this loop cannot be opened; OPN(yy) gives no source
 }
 

@@ -74,6 +74,7 @@ void Loop::take_out(std::size_t i, const std::string& cause, bool detect)
     const sc_time now = sc_time_stamp();
     open_record(cause);
     wake_all();
+    activity_.set_loop_open(slots_.loop_broken());
     const std::size_t d = neighbour(i, true);
     if (d != i && slots_.in_loop(d)) {
         LPort& p = *ports_[d];
@@ -100,6 +101,7 @@ void Loop::bypass_closes(std::size_t& slot)
 {
     if (slots_.state(slot) != State::Broken) return;
     slots_.bypass_detected(slot);
+    activity_.set_loop_open(slots_.loop_broken());
     wake_all();
     const std::size_t u = neighbour(slot, false);
     if (u != slot && slots_.in_loop(u)) reconnect(u);

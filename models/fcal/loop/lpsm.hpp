@@ -228,6 +228,7 @@ private:
     Word init_fill() const;
     bool stale_circuit_word(const Word& w);
     bool own_word_back(const Word& w) const;
+    void destination_absent();
 
     PortConfig cfg_;
     const LoopDirectory& directory_;
