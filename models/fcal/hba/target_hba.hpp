@@ -64,6 +64,8 @@ public:
     // The drive behind this interface has failed, for good.
     void drive_failed();
     bool failed() const { return drive_failed_; }
+    // A new drive in the failed one's slot (docs/faults.md, "Scheduled events": insert).
+    void drive_replaced() { drive_failed_ = false; }
     // Loss of signal on its loop, and its return (docs/faults.md, "Loop failure").
     void link_lost();
     void link_restored() { down_ = false; }

@@ -24,4 +24,12 @@ void ClosedWorkload::start()
 
 void ClosedWorkload::after_completion(const hba::IoRequest& io) { issue(io.disk); }
 
+// Its I/Os still out when it went keep their slots (each issues the next when it ends); the others are
+// issued now.
+void ClosedWorkload::after_disk_back(unsigned disk)
+{
+    while (outstanding(disk) < queue_depth_ && issue(disk)) {
+    }
+}
+
 }  // namespace fcal::host

@@ -17,6 +17,7 @@ public:
 private:
     void start();  // SC_METHOD, runs once at time 0
     void after_completion(const hba::IoRequest& io) override;
+    void after_disk_back(unsigned disk) override;  // refills the disk's slots
 
     unsigned queue_depth_;
 };

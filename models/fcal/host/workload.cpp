@@ -48,6 +48,14 @@ void Workload::disk_gone(unsigned disk)
     report_done_if_finished();
 }
 
+void Workload::disk_back(unsigned disk)
+{
+    if (!gone_.at(disk) || done_reported_) return;
+    gone_[disk] = false;
+    --gone_count_;
+    after_disk_back(disk);
+}
+
 bool Workload::issue(unsigned disk)
 {
     if (all_issued() || gone_.at(disk)) return false;

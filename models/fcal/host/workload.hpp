@@ -84,6 +84,10 @@ public:
     // workload's slots for it end, an open workload's arrivals for it are dropped). With every disk
     // gone nothing more is issued and the run ends once the outstanding I/Os are back.
     void disk_gone(unsigned disk);
+    // The disk is back (inserted, or its port enabled): I/Os are issued to it again (a closed workload
+    // refills its slots for it up to the queue depth, an open workload's arrivals for it are issued).
+    // Once the run has ended (every disk gone and the I/Os out back) it changes nothing.
+    void disk_back(unsigned disk);
     bool gone(unsigned disk) const { return gone_.at(disk); }
 
 protected:
@@ -100,6 +104,8 @@ protected:
     SplitMix64& random() { return random_; }
     // Called after the completion has been reported and before the request is reused.
     virtual void after_completion(const hba::IoRequest& /*io*/) {}
+    // Called when a gone disk is back.
+    virtual void after_disk_back(unsigned /*disk*/) {}
 
 private:
     void complete(hba::IoRequest* io);
@@ -112,7 +118,7 @@ private:
     std::vector<hba::IoRequest*> free_;
     std::vector<std::uint64_t> outstanding_per_disk_;
     std::vector<std::uint64_t> next_lba_;  // sequential pattern, per disk
-    std::vector<bool> gone_;               // per disk: failed
+    std::vector<bool> gone_;               // per disk: failed, removed or bypassed
     std::size_t gone_count_ = 0;
     std::uint64_t issued_ = 0;
     std::uint64_t completed_ = 0;

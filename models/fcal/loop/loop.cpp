@@ -25,7 +25,9 @@ std::string node_label(std::size_t i, const LoopNode& n)
 ConfigError::ConfigError(const std::string& message) : std::runtime_error(one_line(message)) {}
 
 Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
-    : sc_module(name), timing_(config.rate, config.propagation_ns_per_m, config.baud)
+    : sc_module(name), timing_(config.rate, config.propagation_ns_per_m, config.baud), slots_(0),
+      bypass_detect_s_(config.bypass_detect_s), auto_bypass_(config.auto_bypass),
+      bypass_timers_("bypass_timers", [this](std::size_t& slot) { bypass_closes(slot); })
 {
     const std::size_t n = config.nodes.size();
     if (n == 0) throw ConfigError("loop: no nodes");
@@ -75,7 +77,12 @@ Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
             i = (i + 1) % n;
         } while (i != to);
         ports_[k]->connect(*ports_[(k + 1) % ports_.size()], delay);
+        hops_.push_back(delay);
     }
+    repeat_ = repeat;
+    if (!(config.bypass_detect_s > 0.0)) throw ConfigError("loop.bypass_detect_us: must be positive");
+    slots_ = PortBypassCircuits(ports_.size());
+    for (std::size_t k = 0; k < ports_.size(); ++k) slots_.set_al_pa(k, ports_[k]->al_pa());
 
     node_count_ = n;
     for (const auto& [al_pa, i] : seen) node_of_[al_pa] = i;
@@ -96,15 +103,25 @@ Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
 void Loop::start_lip(std::size_t i, const std::string& cause)
 {
     if (i >= ports_.size()) throw std::out_of_range("Loop::start_lip: no port " + std::to_string(i));
-    if (!activity_.initializing()) {
-        LoopInitRecord r;
-        r.cause = cause;
-        r.start_s = sc_core::sc_time_stamp().to_seconds();
-        inits_.push_back(std::move(r));
-    }
+    if (!slots_.in_loop(i)) throw std::logic_error("Loop::start_lip: port " + std::to_string(i) + " is not in the loop");
+    open_record(cause);
     // The LIP must reach every port: none may stay folded into a hop delay (docs/loop.md, "Fast path").
-    for (auto& p : ports_) p->wake();
+    wake_all();
     ports_[i]->initialize();
+}
+
+void Loop::open_record(const std::string& cause)
+{
+    if (activity_.initializing()) return;  // this initialization goes on
+    LoopInitRecord r;
+    r.cause = cause;
+    r.start_s = sc_core::sc_time_stamp().to_seconds();
+    inits_.push_back(std::move(r));
+}
+
+void Loop::wake_all()
+{
+    for (auto& p : ports_) p->wake();
 }
 
 void Loop::init_state_changed(LPort& port, LpsmState from, LpsmState to)
@@ -118,8 +135,11 @@ void Loop::init_state_changed(LPort& port, LpsmState from, LpsmState to)
     // The last port is back in MONITORING.
     r.duration_s = sc_core::sc_time_stamp().to_seconds() - r.start_s;
     r.al_pas.clear();
-    for (const auto& p : ports_) {
+    for (std::size_t k = 0; k < ports_.size(); ++k) {
+        if (!slots_.in_loop(k)) continue;  // out of the loop (docs/loop_init.md, "Port bypass circuits")
+        const auto& p = ports_[k];
         const LoopInitProcedure& init = p->init_procedure();
+        if (init.al_pa()) slots_.set_al_pa(k, init.al_pa());  // what LPB and LPE address
         r.al_pas.push_back({p->config().name, init.al_pa(), init.address_source()});
         if (init.master()) r.master_al_pa = init.al_pa();
     }
@@ -168,8 +188,10 @@ LPort* Loop::find(phy::AlPa al_pa)
 
 unsigned Loop::login_bb_credit(phy::AlPa port) const
 {
-    for (const auto& p : ports_)
-        if (p->al_pa() == port) return p->config().login_bb_credit;
+    for (std::size_t k = 0; k < ports_.size(); ++k)
+        if (ports_[k]->al_pa() == port)
+            // A port out of the loop grants nothing: frames sent on credit would come back to the sender.
+            return slots_.in_loop(k) ? ports_[k]->config().login_bb_credit : 0;
     return 0;  // a port not on this loop cannot be opened; OPN(yy) gives no source
 }
 

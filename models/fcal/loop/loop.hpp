@@ -14,7 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fcal/kernel/timers.hpp"
 #include "fcal/loop/lport.hpp"
+#include "fcal/loop/port_bypass_circuits.hpp"
 #include "fcal/loop/port_config.hpp"
 #include "fcal/phy/link_timing.hpp"
 
@@ -69,6 +71,12 @@ struct LoopConfig {
     // system builder starts it).
     double init_frame_processing_s = kDefaultInitFrameProcessingS;
     bool initialize_at_start = false;
+    // The enclosure's port bypass circuits (docs/loop_init.md, "Port bypass circuits"): how long
+    // after a port stops sending the enclosure closes its slot's bypass (loop.bypass_detect_us;
+    // default FC-FS's R_T_TOV, 100 ms), and whether it does so for a failed port that is still in its
+    // slot (loop.auto_bypass; an empty slot is always bypassed).
+    double bypass_detect_s = kDefaultBypassDetectS;
+    bool auto_bypass = true;
 };
 
 class Loop : public sc_core::sc_module, public LoopDirectory, private InitObserver {
@@ -105,6 +113,23 @@ public:
     bool on_loop(phy::AlPa port) const override;
     unsigned links(phy::AlPa from, phy::AlPa to) const override;
 
+    // Port bypass circuits and hot plug in the running loop (docs/loop_init.md, "Port bypass
+    // circuits"; loop_bypass.cpp). `i` is the ring index of a port, its enclosure slot; port 0 is
+    // the controller's, in no slot. `cause` names the initialization in the results. Each throws
+    // std::logic_error when the slot's state does not allow it.
+    // Pulled out: the loop is open at its slot until the enclosure closes the bypass.
+    void remove_port(std::size_t i, const std::string& cause);
+    // Its transmitter stops (invalid words, dead receiver): the same break; the bypass closes only
+    // with loop.auto_bypass.
+    void fail_port(std::size_t i, const std::string& cause);
+    // Put back into its empty slot: it is inserted, sends LIP(F7,F7), the loop initializes with it.
+    void insert_port(std::size_t i, const std::string& cause);
+    // The controller bypasses port i (LPB(y,x)) or enables it again (LPE(y,x)); the loop
+    // initializes after either.
+    void bypass_port(std::size_t i, const std::string& cause);
+    void enable_port(std::size_t i, const std::string& cause);
+    PortBypassCircuits::State slot_state(std::size_t i) const { return slots_.state(i); }
+
 private:
     phy::LinkTiming timing_;
     LoopActivity activity_;  // before the ports, which use it
@@ -115,6 +140,22 @@ private:
     void init_state_changed(LPort& port, LpsmState from, LpsmState to) override;
     std::vector<LoopInitRecord> inits_;
     std::function<void()> on_initialized_;
+
+    // Port bypass circuits (loop_bypass.cpp).
+    void open_record(const std::string& cause);
+    void wake_all();
+    void check_slot(std::size_t i, const char* what) const;
+    std::size_t neighbour(std::size_t i, bool downstream) const;
+    void reconnect(std::size_t from);
+    void take_out(std::size_t i, const std::string& cause, bool detect);
+    void put_back(std::size_t i);
+    void bypass_closes(std::size_t& slot);
+    std::vector<sc_core::sc_time> hops_;  // from port k to port k + 1 as built (cables, passive nodes)
+    sc_core::sc_time repeat_;             // a port's repeat delay, taken out of a spliced hop
+    PortBypassCircuits slots_;
+    double bypass_detect_s_ = kDefaultBypassDetectS;
+    bool auto_bypass_ = true;
+    kernel::Timers<std::size_t> bypass_timers_;  // slots waiting for the enclosure to notice
 };
 
 }  // namespace fcal::loop

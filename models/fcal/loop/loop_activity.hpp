@@ -19,11 +19,16 @@ public:
     // (docs/loop.md, "Fast path"). Loop::start_lip counts the port it starts before its LIP.
     void port_initializing(bool entered) { entered ? ++initializing_ : --initializing_; }
     bool initializing() const { return initializing_ > 0; }
+    // Some slot of the enclosure is open (a port pulled or failed, its bypass not yet closed): no
+    // port runs E_D_TOV meanwhile (docs/loop_init.md, "Simplifications").
+    void set_loop_open(bool open) { loop_open_ = open; }
+    bool loop_open() const { return loop_open_; }
 
 private:
     std::uint64_t activations_ = 0;
     std::uint64_t same_instant_limit_ = kDefaultSameInstantLimit;
     unsigned initializing_ = 0;
+    bool loop_open_ = false;
 };
 
 }  // namespace fcal::loop

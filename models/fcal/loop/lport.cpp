@@ -198,7 +198,7 @@ void LPort::withdraw_after(const sc_time& t)
 {
     if (!log_.empty()) log_.truncate_after(t);  // also for readers that have moved on
     for (LPort* r = next_; r != downstream_; r = r->next_) r->clip_input_after(t + r->offset_);
-    downstream_->truncate_after(t + hop_delay_);
+    if (downstream_) downstream_->truncate_after(t + hop_delay_);  // none: its output is cut (lport_bypass.cpp)
 }
 
 // Every change leaves for the next active port, through the folded ports of the span: it is logged

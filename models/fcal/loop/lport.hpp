@@ -108,6 +108,17 @@ public:
     const LoopInitProcedure& init_procedure() const { return lpsm_.init_procedure(); }
     void set_init_observer(InitObserver* observer) { init_observer_ = observer; }
 
+    // Port bypass circuits in the running loop (docs/loop_init.md, "Port bypass circuits";
+    // lport_bypass.cpp), called by Loop with every port awake. cut_output: from `now` on what the
+    // port transmits goes nowhere (the slot downstream is open or about to be rewired); what it had
+    // passed on or sent ahead that would leave after `now` is withdrawn. splice_to: from `now` on it
+    // transmits to `to`, `hop` later (what it transmits now arrives then). leave_ring: the port is
+    // out of the loop (pulled, failed, bypassed): it receives nothing, sends nowhere, and its LPSM
+    // drops whatever it was doing.
+    void cut_output(const sc_core::sc_time& now);
+    void splice_to(LPort& to, const sc_core::sc_time& hop, const sc_core::sc_time& now);
+    void leave_ring(const sc_core::sc_time& now);
+
     // Faults (docs/faults.md, "Faults and recovery", "Bit errors on the loop"); set up by Loop after connect().
     // Bit errors at `ber` on every link, drawn from streams derived from `seed`; AL_TIME bounds every
     // wait for the peer of a circuit. ber 0 with no word errors set: nothing changes, no timer runs.

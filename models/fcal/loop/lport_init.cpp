@@ -70,7 +70,7 @@ void LPort::after_init_step(const sc_time& now)
 {
     init_busy_ = sequence_repeats_ > 0 || lpsm_.in_initialization();
     if (sequence_repeats_ > 0) wake_at(sequence_at_, now);
-    if (lpsm_.awaits_init()) {
+    if (lpsm_.awaits_init() && !activity_.loop_open()) {
         if (!init_timers_.is_running(e_d_tov_) || lpsm_.progress() != e_d_tov_progress_) {
             init_timers_.cancel(e_d_tov_);
             e_d_tov_ = init_timers_.start(sc_time(cfg_.e_d_tov_s, sc_core::SC_SEC), 0);
@@ -85,7 +85,7 @@ void LPort::after_init_step(const sc_time& now)
 // initializes (docs/loop_init.md, "Timers").
 void LPort::e_d_tov_expired()
 {
-    if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_) return;
+    if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_ || activity_.loop_open()) return;
     lpsm_.e_d_tov_expired();
     init_busy_ = true;
     lips_since_ = tx_own_ ? tx_end_ : sc_time_stamp();

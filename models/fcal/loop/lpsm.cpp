@@ -166,13 +166,39 @@ void Lpsm::receive(const Word& w)
         credit_.r_rdy_received();
         break;
     case WordKind::Frame:
+        if (w.frame->source == cfg_.al_pa && w.frame->destination != cfg_.al_pa) {
+            // Our own frame came round: nobody took it, its destination left the loop (docs/loop_init.md,
+            // "Port bypass circuits"). Lost, as in the open slot; the layer above recovers it.
+            rx_ = Rx::Absorbed;
+            observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+            break;
+        }
         if (w.frame->destination != cfg_.al_pa) error("received a frame addressed to another port");
         if (!credit_.frame_received()) error("received a frame without credit");
         rx_ = hit(w) ? Rx::FrameForUsHit : Rx::FrameForUs;
         break;
-    case WordKind::Opn: error("received OPN while in a circuit"); break;
+    case WordKind::Opn:
+        if (state_ == LpsmState::Open && w.sender == cfg_.al_pa) {
+            destination_absent();
+            break;
+        }
+        error("received OPN while in a circuit");
+        break;
     default: break;
     }
+}
+
+// Our own OPN came back round: its destination is not on the loop (pulled out or bypassed;
+// docs/loop_init.md, "Port bypass circuits"). Its queued frames are discarded (the layer above
+// recovers them: FCP recovery, docs/faults.md) and the circuit closes, or the port would open it again
+// and again.
+void Lpsm::destination_absent()
+{
+    while (queue_->front_for(peer_)) {
+        queue_->pop_for(peer_);
+        observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+    }
+    ending_ = Ending::AlTimeOut;  // next() closes
 }
 
 // A whole frame for us has arrived. One that fails its CRC is discarded: its buffer is free at
@@ -634,6 +660,19 @@ void Lpsm::e_d_tov_expired()
     if (state_ != LpsmState::OpenInit) return;
     init_.timed_out();
     initialize();
+}
+
+void Lpsm::leave_loop()
+{
+    credit_.close();
+    ending_ = Ending::None;
+    bid_ = Bid::None;
+    fill_ = Fill::Repeats;
+    rx_ = Rx::Repeated;
+    init_fill_ = InitFill::Repeat;
+    answer_.reset();
+    ++progress_;
+    set_state(LpsmState::Monitoring);
 }
 
 Word Lpsm::init_fill() const

@@ -186,6 +186,10 @@ public:
     bool awaits_init() const;
     // E_D_TOV passed without progress: this initialization is abandoned and the port initializes.
     void e_d_tov_expired();
+    // The port leaves the loop (pulled out, failed, bypassed; docs/loop_init.md, "Port bypass
+    // circuits"): its circuit, arbitration or initialization is over and it repeats (MONITORING);
+    // the frames stay queued. It initializes when it is back.
+    void leave_loop();
     // The answer next() gives in OPEN-INIT waits this long after the word that asked for it arrived
     // (an LI frame's end: the port's processing time; 0 for ARB(F0) and CLS passed on) and, from an
     // originator, until the port has transmitted answer_min_lips() LIPs of its own.
@@ -227,6 +231,7 @@ private:
     Word init_fill() const;
     bool stale_circuit_word(const Word& w);
     bool own_word_back(const Word& w) const;
+    void destination_absent();
 
     PortConfig cfg_;
     const LoopDirectory& directory_;

@@ -47,6 +47,10 @@ public:
 
     State state(std::size_t slot) const;
     bool in_loop(std::size_t slot) const { return state(slot) == State::Inserted; }
+    // The AL_PA LPB and LPE address the slot's port by (set_al_pa).
+    std::optional<phy::AlPa> al_pa(std::size_t slot) const { return at(slot).al_pa; }
+    // A port is in the slot (Broken: a failed port, not yet pulled out).
+    bool present(std::size_t slot) const { return at(slot).present; }
     // A failed or pulled port not yet bypassed: nothing gets round the loop.
     bool loop_broken() const;
     // Slots whose ports form the loop, in ring order.

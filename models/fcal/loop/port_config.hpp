@@ -9,6 +9,9 @@ namespace fcal::loop {
 // A port's processing of one loop initialization frame (the default of loop.init_frame_proc_us):
 // docs/loop_init.md, "Timers".
 constexpr double kDefaultInitFrameProcessingS = 1e-6;
+// The enclosure's detection of a port that stopped sending, before it closes the slot's bypass
+// (docs/loop_init.md, "Port bypass circuits"): FC-FS's R_T_TOV, 100 ms.
+constexpr double kDefaultBypassDetectS = 0.1;
 // E_D_TOV, FC-FS's default: bounds every wait in OPEN-INIT.
 constexpr double kDefaultEDTovS = 2.0;
 

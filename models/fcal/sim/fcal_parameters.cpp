@@ -220,6 +220,12 @@ void add_loop(ParameterTable& t)
     t.add(boolean("loop.initialize_at_start", loop(&LoopConfig::initialize_at_start), false,
                   "the controller sends LIP at t=0 and the loop initializes (each loop); frames wait in the ports until it is done "
                   "(false: the loop starts with the configured AL_PAs)"));
+    // Port bypass circuits (docs/loop_init.md, "Port bypass circuits").
+    t.add(real("loop.bypass_detect_us", loop(&LoopConfig::bypass_detect_s), loop::kDefaultBypassDetectS * 1e6, 0.0, "us",
+               "from a port pulled out or failed to the enclosure closing its slot's bypass (FC-FS R_T_TOV)", true, 1e8));
+    t.add(boolean("loop.auto_bypass", loop(&LoopConfig::auto_bypass), true,
+                  "the enclosure bypasses a failed port after loop.bypass_detect_us (false: the loop stays down until the port "
+                  "is pulled out; an empty slot is always bypassed)"));
 }
 
 void add_initiator(ParameterTable& t)
@@ -535,13 +541,18 @@ void add_events(ParameterTable& t)
                            {{"lip", EventKind::Lip}, {"remove", EventKind::Remove}, {"insert", EventKind::Insert},
                             {"fail", EventKind::Fail}, {"bypass", EventKind::Bypass}, {"enable", EventKind::Enable},
                             {"loop_fail", EventKind::LoopFail}, {"loop_restore", EventKind::LoopRestore}},
-                           "what happens: fail = the disk's drive fails, its port stays on the loop; lip = the port of event.<n>.disk (the "
-                           "controller's if not given) sends LIP and its loop initializes; loop_fail, loop_restore = loop event.<n>.loop "
-                           "loses signal, or gets it back (loop.count=2); the others are not modelled yet")));
+                           "what happens: fail = disk event.<n>.disk fails (event.<n>.failure); remove, insert = it is pulled out, or "
+                           "a new blank disk put in its slot; bypass, enable = its port is bypassed, or enabled again; lip = the port of "
+                           "event.<n>.disk (the controller's if not given) sends LIP and its loop initializes; loop_fail, loop_restore = "
+                           "loop event.<n>.loop loses signal, or gets it back (loop.count=2)")));
     t.add(per_event(integer("event.<n>.disk", at(&SimConfig::event, &EventKeys::disk), 0, 0, 124, "disk",
                             "the disk the event happens to (0 .. disk.count - 1); for lip, the disk whose port sends LIP")));
     t.add(per_event(integer("event.<n>.loop", at(&SimConfig::event, &EventKeys::loop), 0, 0, 1, "loop",
                             "the loop a loop_fail or loop_restore happens to (0 .. loop.count - 1); for lip, its loop (0 if not given)")));
+    t.add(per_event(choice("event.<n>.failure", at(&SimConfig::event, &EventKeys::failure), FailureKind::Drive,
+                           {{"drive", FailureKind::Drive}, {"port", FailureKind::Port}},
+                           "what a fail event breaks: drive = the drive, its port stays on the loop and answers CHECK CONDITION; "
+                           "port = the disk's port on every loop, which breaks the loop until it is bypassed, and the drive with it")));
 }
 
 }  // namespace

@@ -99,10 +99,12 @@ ModuleConfigs module_configs(const SimConfig& config)
         vp.block_bytes = kVolumeBlockBytes;
         vp.member_al_pas.assign(m.disk_al_pas.begin(), m.disk_al_pas.begin() + members);
         vp.spare_al_pas.assign(m.disk_al_pas.begin() + members, m.disk_al_pas.end());
-        if (!vp.spare_al_pas.empty()) {
-            // Rebuilds only onto spares (docs/controller.md, "Degraded mode and rebuild").
-            vp.rebuild = config.rebuild;
-        }
+        // Rebuilds only onto spares (docs/controller.md, "Degraded mode and rebuild"): those of
+        // volume.spares, or a disk inserted (or enabled) by a scheduled event, which comes back as one.
+        const bool comes_back = std::any_of(config.events.begin(), config.events.end(), [](const auto& e) {
+            return e.second.kind == EventKind::Insert || e.second.kind == EventKind::Enable;
+        });
+        if (!vp.spare_al_pas.empty() || (comes_back && (vp.geometry.level == controller::RaidLevel::Raid1 || vp.geometry.level == controller::RaidLevel::Raid5))) vp.rebuild = config.rebuild;
         if (config.volume.decode || config.decode.free_fraction > 0) vp.decode = decode_params(config);
         m.volume = vp;
         wp.disks = {0};  // the workload sees one disk: the volume

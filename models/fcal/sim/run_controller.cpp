@@ -172,7 +172,7 @@ nlohmann::json RunController::results() const
     // Each disk's state, and the events fired, only in runs with scheduled events (docs/faults.md, "Scheduled events").
     if (!system_.events().empty())
         for (std::size_t d = 0; d < system_.config().disk_count; ++d)
-            j["disks"][d]["state"] = system_.disk_state(static_cast<unsigned>(d)) == StorageSystem::DiskState::Failed ? "failed" : "present";
+            j["disks"][d]["state"] = to_string(system_.disk_state(static_cast<unsigned>(d)));
     // RTL-only counters: everything else is the same whichever implementation ran.
     if (const cosim::LockstepTransmitQueue* lockstep = system_.lockstep_queue())
         lockstep->report(j["rtl"]);

@@ -270,7 +270,7 @@ void check_events(const SimConfig& c)
             throw std::invalid_argument("loop.count: " + std::to_string(c.loop_count) + " loops need transport=loop");
         if (c.loop_count > 1 && c.cmdf_impl == CmdfImpl::Rtl)
             throw std::invalid_argument("loop.count: 2 loops need cmdf.impl=model (the RTL transmit queue is one controller's)");
-        const ScheduledEvents events(c.events, c.disk_count, c.time_limit_s, c.loop_count);
+        const ScheduledEvents events(c.events, c.disk_count, c.time_limit_s, c.loop_count, c.loop.bypass_detect_s);
         if (!events.empty() && c.transport != Transport::Loop)
             throw std::invalid_argument("event." + std::to_string(events.events().front().index) +
                                         ".kind: scheduled events need transport=loop (the ideal transport has no loop and no FCP status)");

@@ -30,10 +30,10 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
 
     host::IoTarget* target = below;
     if (modules_.volume) {
-        if (modules_.volume->spare_al_pas.empty()) {
+        if (modules_.volume->rebuild.io_bytes == 0) {
             volume_ = std::make_unique<controller::VolumeController>(*modules_.volume, *below);
         } else {
-            // Rebuilds onto the spares wait and pace themselves on a timer of their own.
+            // Rebuilds onto spares wait and pace themselves on a timer of their own.
             volume_timer_ = std::make_unique<controller::KernelTimer>("volume_timer");
             volume_ = std::make_unique<controller::VolumeController>(*modules_.volume, *below, *volume_timer_);
         }
@@ -77,9 +77,8 @@ StorageSystem::StorageSystem(sc_core::sc_module_name name, const SimConfig& conf
         ideal_->on_data = [this](std::uint32_t bytes) { stats_->data_moved(bytes); };
     }
 
-    events_ = ScheduledEvents(config.events, disks, config.time_limit_s, config.loop_count);
-    loop_up_.assign(loops_.size(), true);
-    disk_states_.assign(disks, DiskState::Present);
+    events_ = ScheduledEvents(config.events, disks, config.time_limit_s, config.loop_count, config.loop.bypass_detect_s);
+    dispatcher_ = std::make_unique<EventDispatcher>(*this);
     // (Only with events: a run without them has the same processes as before they existed.)
     if (!events_.empty()) sc_core::sc_spawn([this] { run_events(); }, "scheduled_events");
 }
@@ -89,65 +88,15 @@ void StorageSystem::run_events()
     for (const ScheduledEvent& e : events_.events()) {
         const sc_core::sc_time at(e.at_s, sc_core::SC_SEC);
         if (at > sc_core::sc_time_stamp()) sc_core::wait(at - sc_core::sc_time_stamp());
-        fire(e);
+        dispatcher_->fire(e);
     }
 }
 
-// A drive fails (the only kind validated events have today): its port stays on the loop and its
-// interface answers CHECK CONDITION. The volume learns of it first, so that it counts the commands
-// still out to the disk as lost before their failures come back; without a volume the workload
-// stops issuing to the disk.
-void StorageSystem::fire(const ScheduledEvent& e)
-{
-    switch (e.kind) {
-    case EventKind::LoopFail: set_loop(e.loop, false); return;
-    case EventKind::LoopRestore:
-        set_loop(e.loop, true);
-        // The mended loop initializes before it carries frames again (docs/faults.md, "Loop failure").
-        loops_.at(e.loop)->start_lip(0, "event." + std::to_string(e.index) + ": loop_restore");
-        return;
-    case EventKind::Lip: {
-        // The port sends LIP and its loop initializes (docs/loop_init.md, "Initialization in the
-        // running loop"); frames lost in the circuits it ends are FCP recovery's (docs/faults.md).
-        const phy::AlPa al_pa = e.disk ? modules_.disk_al_pas.at(*e.disk) : config_.initiator_port.al_pa;
-        loop::Loop& loop = *loops_.at(e.loop);
-        loop.start_lip(port_index(loop, al_pa), "event." + std::to_string(e.index) + ": lip from " +
-                                                    (e.disk ? "disk " + std::to_string(*e.disk) : std::string("the controller")));
-        return;
-    }
-    default: break;
-    }
-    const unsigned disk = *e.disk;
-    disk_states_.at(disk) = DiskState::Failed;
-    if (volume_)
-        volume_->disk_failed(disk, "failed");
-    else
-        workload_->disk_gone(disk);
-    // The drive behind both of its ports.
-    for (auto& loop_targets : targets_) loop_targets.at(disk)->drive_failed();
-}
-
-// The ring position of the port with this AL_PA among the loop's ports.
 std::size_t StorageSystem::port_index(loop::Loop& loop, phy::AlPa al_pa)
 {
     for (std::size_t i = 0; i < loop.port_count(); ++i)
         if (loop.port(i).al_pa() == al_pa) return i;
     throw std::logic_error("no loop port with AL_PA " + phy::al_pa_hex(al_pa));
-}
-
-// Loss of signal on a loop, or its return (docs/faults.md, "Loop failure"), at the boundary between
-// the loop and the HBAs: every HBA port on it stops or starts again.
-void StorageSystem::set_loop(unsigned loop, bool up)
-{
-    loop_up_.at(loop) = up;
-    hba::InitiatorHba& initiator = *initiators_.at(loop);
-    if (up) {
-        for (auto& t : targets_.at(loop)) t->link_restored();
-        initiator.link_restored();
-        return;
-    }
-    initiator.link_lost();
-    for (auto& t : targets_.at(loop)) t->link_lost();
 }
 
 // Each loop's controller HBA reports to the statistics; its data also count for its loop.

@@ -33,6 +33,7 @@
 #include "fcal/host/host_memory.hpp"
 #include "fcal/host/workload.hpp"
 #include "fcal/loop/loop.hpp"
+#include "fcal/sim/event_dispatcher.hpp"
 #include "fcal/sim/module_configs.hpp"
 #include "fcal/sim/scheduled_events.hpp"
 #include "fcal/sim/sim_config.hpp"
@@ -83,7 +84,7 @@ public:
     hba::TargetHba& target(unsigned disk, std::size_t loop = 0) { return *targets_.at(loop).at(disk); }
     std::vector<const hba::TargetHba*> targets() const;  // every loop's
     // Whether loop i is up (loop_fail, loop_restore: docs/faults.md, "Loop failure").
-    bool loop_up(std::size_t i) const { return loop_up_.at(i); }
+    bool loop_up(std::size_t i) const { return dispatcher_->loop_up(i); }
     const LoopUsage& loop_usage() const { return *loop_usage_; }
     host::DeviceDriver& driver() { return *driver_; }
     const host::DeviceDriver& driver() const { return *driver_; }
@@ -93,8 +94,9 @@ public:
     controller::IdealTransport* ideal_transport() const { return ideal_.get(); }  // transport=ideal only
     // Scheduled events (docs/faults.md, "Scheduled events"): those given, and each disk's state now.
     const ScheduledEvents& events() const { return events_; }
-    enum class DiskState { Present, Failed };
-    DiskState disk_state(unsigned disk) const { return disk_states_.at(disk); }
+    DiskState disk_state(unsigned disk) const { return dispatcher_->disk_state(disk); }
+    // The ring position of the port with this AL_PA among the loop's ports.
+    static std::size_t port_index(loop::Loop& loop, phy::AlPa al_pa);
     host::Workload& workload() const { return *workload_; }
     host::EraseJob* erase_job() const { return erase_; }  // workload.type=erase only
     const Statistics& statistics() const { return *stats_; }
@@ -106,10 +108,7 @@ private:
     void connect_logins();
     void build_dual_ports();  // loop.count=2: the second loop's HBAs, and the routers to the disks
     void observe_loops();
-    void set_loop(unsigned loop, bool up);
     void run_events();  // the process that fires the scheduled events at their times
-    void fire(const ScheduledEvent& event);
-    static std::size_t port_index(loop::Loop& loop, phy::AlPa al_pa);
     void open_ports_vcd();
     void close_ports_vcd();
     std::unique_ptr<loop::TransmitQueue> make_controller_queue();
@@ -123,7 +122,6 @@ private:
     std::vector<std::vector<std::unique_ptr<hba::TargetHba>>> targets_;     // by loop, then disk
     std::vector<std::unique_ptr<disk::DualPortRouter>> routers_;            // by disk (loop.count=2)
     std::vector<std::unique_ptr<disk::Disk>> disks_;
-    std::vector<bool> loop_up_;
     std::unique_ptr<LoopUsage> loop_usage_;
     std::unique_ptr<host::DeviceDriver> driver_;
     std::unique_ptr<controller::IdealTransport> ideal_;
@@ -133,7 +131,7 @@ private:
     host::EraseJob* erase_ = nullptr;  // the workload, when it is an erasure job
     std::unique_ptr<Statistics> stats_;
     ScheduledEvents events_;
-    std::vector<DiskState> disk_states_;
+    std::unique_ptr<EventDispatcher> dispatcher_;
     std::unique_ptr<loop::PortWatcher> watcher_;
     sc_core::sc_trace_file* vcd_ = nullptr;
     std::vector<std::string> vcd_ports_;  // the ports traced (empty: all)

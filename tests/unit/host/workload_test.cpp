@@ -290,3 +290,64 @@ TEST_CASE("Workload parameters are checked", "[workload]")
     p.disk_capacity_blocks = 10;  // smaller than one 64 KiB I/O
     REQUIRE_THROWS_AS(host::validate(p), std::invalid_argument);
 }
+
+TEST_CASE("Closed workload: a disk gone gets nothing new, and back gets its queue depth again", "[workload]")
+{
+    // Every I/O takes 100 us; 2 per disk.
+    Bench<host::ClosedWorkload> b("closed", test::fixed_latency(sc_time(100, SC_US)), workload_params(kFourDisks, 1.0, 4000), 2u);
+    sc_start(50, SC_US);
+    b.workload.disk_gone(1);
+    // Its two I/Os end at 100 us and are not replaced.
+    sc_start(100, SC_US);
+    CHECK(b.workload.outstanding(1) == 0);
+    CHECK(b.hba.in_flight_per_disk.at(1) == 0);
+    const std::uint64_t issued_to_1 = std::count_if(b.hba.seen.begin(), b.hba.seen.end(), [](const auto& s) { return s.disk == 1; });
+    CHECK(issued_to_1 == 2);
+    sc_start(300, SC_US);  // 450 us
+    for (unsigned d : {0u, 2u, 3u}) CHECK(b.workload.outstanding(d) == 2);
+    CHECK(b.workload.outstanding(1) == 0);
+    b.workload.disk_back(1);
+    // At once two I/Os to it; from then on 2 on every disk.
+    CHECK(b.workload.outstanding(1) == 2);
+    sc_start(1, SC_US);  // through the driver
+    CHECK(b.hba.in_flight_per_disk.at(1) == 2);
+    for (int k = 0; k < 5; ++k) {
+        sc_start(100, SC_US);
+        for (unsigned d = 0; d < 4; ++d) CHECK(b.workload.outstanding(d) == 2);
+    }
+    // Back twice changes nothing.
+    b.workload.disk_back(1);
+    CHECK(b.workload.outstanding(1) == 2);
+}
+
+TEST_CASE("Closed workload: a disk back while its I/Os are still out keeps queue_depth, no more", "[workload]")
+{
+    // Disk d takes (d + 1) x 100 us: disk 3's first two I/Os end at 400 us.
+    Bench<host::ClosedWorkload> b("closed", per_disk_latency, workload_params(kFourDisks, 1.0, 4000), 2u);
+    sc_start(50, SC_US);
+    b.workload.disk_gone(3);
+    sc_start(50, SC_US);
+    b.workload.disk_back(3);  // both still out: nothing new
+    CHECK(b.workload.outstanding(3) == 2);
+    CHECK(b.hba.in_flight_per_disk.at(3) == 2);
+    sc_start(1, SC_MS);
+    CHECK(b.workload.outstanding(3) == 2);  // each completion replaced
+    CHECK(b.hba.max_in_flight_per_disk.at(3) == 2);
+}
+
+TEST_CASE("Open workload: arrivals for a gone disk are dropped, and issued again once it is back", "[workload]")
+{
+    // 10 us per I/O, 20000 IOPS over 4 disks.
+    Bench<host::OpenWorkload> b("open", test::fixed_latency(sc_time(10, SC_US)), workload_params(kFourDisks, 1.0, 100000), 20000.0);
+    b.workload.disk_gone(2);
+    sc_start(50, SC_MS);
+    const auto to_disk = [&](unsigned d) {
+        return std::count_if(b.hba.seen.begin(), b.hba.seen.end(), [d](const auto& s) { return s.disk == d; });
+    };
+    CHECK(to_disk(2) == 0);
+    CHECK(to_disk(0) > 0);
+    b.workload.disk_back(2);
+    sc_start(50, SC_MS);
+    // 50 ms at 5000 IOPS per disk: about 250 arrivals for disk 2 (Poisson, sd about 16; allow 5 sd).
+    CHECK(std::abs(static_cast<double>(to_disk(2)) - 250.0) <= 80.0);
+}

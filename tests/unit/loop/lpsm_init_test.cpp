@@ -313,3 +313,33 @@ TEST_CASE("lpsm init words: a second initialization names the AL_PA in LIP(F7,x)
     r.d2.lpsm.initialize();
     CHECK(r.d2.lpsm.fill() == Word::sequence(phy::OrderedSet::lip_initializing(phy::AlPa{0xE8})));
 }
+
+TEST_CASE("lpsm init words: a port that leaves the loop drops its circuit or initialization and repeats", "[loop][lpsm][init]")
+{
+    // docs/loop_init.md, "Port bypass circuits": pulled, failed or bypassed, the port's LPSM is done
+    // with whatever it did; its frames stay queued for when it is back.
+    Port a(config(0x10, 1));
+    a.queue_for(0x20);
+    a.lpsm.receive(Word::arb(0x10));
+    a.act(K::Opn);
+    REQUIRE(a.lpsm.state() == LpsmState::Open);
+    a.lpsm.leave_loop();
+    CHECK(a.lpsm.state() == LpsmState::Monitoring);
+    CHECK_FALSE(a.lpsm.owner());
+    CHECK_FALSE(a.queue.empty());
+
+    Port b(config(0x20, 2));
+    b.lpsm.initialize();
+    for (int i = 0; i < 3; ++i) b.lpsm.receive(kLipF7F7);
+    REQUIRE(b.lpsm.state() == LpsmState::OpenInit);
+    REQUIRE(b.lpsm.answer_pending());
+    b.lpsm.leave_loop();
+    CHECK(b.lpsm.state() == LpsmState::Monitoring);
+    CHECK_FALSE(b.lpsm.in_initialization());
+    CHECK_FALSE(b.lpsm.answer_pending());
+    CHECK(b.lpsm.next().kind == K::None);
+    // Back in the loop it initializes as a port new to it would.
+    b.lpsm.initialize(phy::OrderedSet::lip_initializing(std::nullopt));
+    CHECK(b.lpsm.state() == LpsmState::Initializing);
+    CHECK(b.lpsm.fill() == kLipF7F7);
+}

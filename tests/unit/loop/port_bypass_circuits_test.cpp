@@ -104,3 +104,22 @@ TEST_CASE("bypass: pulling an inserted port breaks the loop; pulling a bypassed 
     CHECK_THROWS_AS(p.state(5), std::out_of_range);
     CHECK_THROWS_AS(p.set_al_pa(0, 0xF0), phy::InvalidAlPa);
 }
+
+TEST_CASE("bypass: a slot tells whether its port is present and the AL_PA LPB and LPE address it by")
+{
+    auto p = enclosure();
+    CHECK(p.present(3));
+    CHECK(p.al_pa(3) == phy::AlPa{0xE4});
+    p.fail(3);
+    CHECK(p.state(3) == State::Broken);
+    CHECK(p.present(3));  // failed, still in its slot
+    p.remove(3);
+    CHECK(p.state(3) == State::Broken);
+    CHECK_FALSE(p.present(3));
+    CHECK_FALSE(p.al_pa(3));  // pulled out: LPB/LPE no longer find it
+    p.bypass_detected(3);
+    CHECK(p.state(3) == State::Empty);
+    p.insert(3);
+    CHECK(p.present(3));
+    CHECK_FALSE(p.al_pa(3));  // until its initialization gives it one
+}

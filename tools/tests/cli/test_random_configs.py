@@ -47,7 +47,7 @@ for key in ["volume.raid", "volume.stripe_kib", "volume.split_merge", "volume.de
             "decode.threshold", "decode.own_write", "decode.free_fraction", "volume.spares", "volume.rebuild_delay_ms",
             "volume.rebuild_rate_mbs", "volume.rebuild_io_kib", "volume.member_capacity_gb"]:
     HELD[key] = VOLUME
-for key in ["event.<n>.at_ms", "event.<n>.kind", "event.<n>.disk", "event.<n>.loop"]:
+for key in ["event.<n>.at_ms", "event.<n>.kind", "event.<n>.disk", "event.<n>.loop", "event.<n>.failure"]:
     HELD[key] = ("scheduled events are given with their number and tested on their own "
                  "(tests/validation/queueing_raid_failure_test.cpp, test_raid_events.py)")
 for key in ["erase.command", "erase.strategy", "erase.tl_policy", "erase.transfer_blocks", "erase.same_blocks", "erase.disks"]:

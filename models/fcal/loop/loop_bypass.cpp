@@ -1,0 +1,176 @@
+// Port bypass circuits and hot plug in the running loop (docs/loop_init.md, "Port bypass
+// circuits"): Loop's part. The enclosure's circuits (PortBypassCircuits) say which slots take part;
+// the ring is rewired at once when a slot opens or closes, with every port awake, so that a port out
+// of the loop is out of the chain of ports a change visits and costs no event: a broken loop is a
+// state (the port downstream of the open slot sends LIP(F8) as one change, the others repeat it into
+// the open slot), not a stream of words.
+#include "fcal/loop/loop.hpp"
+
+#include <stdexcept>
+
+#include "fcal/phy/ordered_set.hpp"
+
+namespace fcal::loop {
+
+using State = PortBypassCircuits::State;
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+namespace {
+
+std::string slot_text(std::size_t i, const PortBypassCircuits& slots)
+{
+    return "slot " + std::to_string(i) + " is " + name(slots.state(i));
+}
+
+}  // namespace
+
+void Loop::check_slot(std::size_t i, const char* what) const
+{
+    if (i >= ports_.size()) throw std::out_of_range(std::string("Loop::") + what + ": no port " + std::to_string(i));
+    if (i == 0) throw std::logic_error(std::string("Loop::") + what + ": port 0 is the controller's, in no enclosure slot");
+}
+
+// The next slot downstream (or upstream) of slot i whose port takes part, or that is open (broken):
+// bypassed and empty slots are passed through.
+std::size_t Loop::neighbour(std::size_t i, bool downstream) const
+{
+    const std::size_t n = ports_.size();
+    for (std::size_t k = 1; k <= n; ++k) {
+        const std::size_t j = downstream ? (i + k) % n : (i + n - k) % n;
+        const State s = slots_.state(j);
+        if (s == State::Inserted || s == State::Broken) return j;
+    }
+    return i;
+}
+
+// Port `from` (in the loop) transmits to the next port in the loop, through the bypassed slots on
+// the way: their cables stay, their ports' repeat delay does not (docs/loop_init.md, "Port bypass
+// circuits"). Nowhere if an open slot comes first.
+void Loop::reconnect(std::size_t from)
+{
+    const sc_time now = sc_time_stamp();
+    LPort& u = *ports_[from];
+    u.cut_output(now);
+    const std::size_t to = neighbour(from, true);
+    if (slots_.state(to) == State::Broken) return;
+    const std::size_t n = ports_.size();
+    sc_time hop = sc_core::SC_ZERO_TIME;
+    std::size_t k = from;
+    do {
+        hop += hops_[k];
+        k = (k + 1) % n;
+        if (k != to) hop -= repeat_;  // a bypassed slot
+    } while (k != to);
+    u.splice_to(*ports_[to], hop, now);
+}
+
+// Port i, in the loop until now, stops: the loop opens at its slot. The port downstream loses the
+// signal and sends LIP(F8,x) (x its AL_PA); everyone else recognises it and repeats it in OPEN-INIT,
+// the port upstream into the open slot. `detect`: the enclosure closes the bypass
+// loop.bypass_detect_us later.
+void Loop::take_out(std::size_t i, const std::string& cause, bool detect)
+{
+    const sc_time now = sc_time_stamp();
+    open_record(cause);
+    wake_all();
+    activity_.set_loop_open(slots_.loop_broken());
+    const std::size_t d = neighbour(i, true);
+    if (d != i && slots_.in_loop(d)) {
+        LPort& p = *ports_[d];
+        p.initialize(phy::OrderedSet::lip_failure(p.init_procedure().al_pa().value_or(p.al_pa())));
+    }
+    ports_[i]->leave_ring(now);
+    const std::size_t u = neighbour(i, false);
+    if (u != i && slots_.in_loop(u)) reconnect(u);
+    if (detect) bypass_timers_.start(sc_time(bypass_detect_s_, sc_core::SC_SEC), i);
+}
+
+// Slot i's port takes part again: its upstream neighbour transmits to it, it to its downstream one.
+void Loop::put_back(std::size_t i)
+{
+    wake_all();
+    const std::size_t u = neighbour(i, false);
+    if (u != i && slots_.in_loop(u)) reconnect(u);
+    reconnect(i);
+}
+
+// The enclosure noticed that the port of `slot` stopped sending: it closes the bypass, and the
+// LIP(F8) the port downstream sends comes back round to it.
+void Loop::bypass_closes(std::size_t& slot)
+{
+    if (slots_.state(slot) != State::Broken) return;
+    slots_.bypass_detected(slot);
+    activity_.set_loop_open(slots_.loop_broken());
+    wake_all();
+    const std::size_t u = neighbour(slot, false);
+    if (u != slot && slots_.in_loop(u)) reconnect(u);
+}
+
+void Loop::remove_port(std::size_t i, const std::string& cause)
+{
+    check_slot(i, "remove_port");
+    const State s = slots_.state(i);
+    if (s == State::Empty || (s == State::Broken && !slots_.present(i)))
+        throw std::logic_error("Loop::remove_port: " + slot_text(i, slots_) + ": no port to pull out");
+    slots_.remove(i);
+    if (s == State::Inserted) {
+        take_out(i, cause, true);
+    } else if (s == State::Broken && !auto_bypass_) {
+        // A failed port the enclosure left in the loop: once the slot is empty its bypass closes.
+        bypass_timers_.start(sc_time(bypass_detect_s_, sc_core::SC_SEC), i);
+    }
+}
+
+void Loop::fail_port(std::size_t i, const std::string& cause)
+{
+    check_slot(i, "fail_port");
+    const State s = slots_.state(i);
+    if (s != State::Inserted && s != State::Bypassed)
+        throw std::logic_error("Loop::fail_port: " + slot_text(i, slots_) + ": no working port in it");
+    slots_.fail(i);
+    if (s == State::Inserted) take_out(i, cause, auto_bypass_);
+}
+
+void Loop::insert_port(std::size_t i, const std::string& cause)
+{
+    check_slot(i, "insert_port");
+    if (slots_.state(i) != State::Empty) throw std::logic_error("Loop::insert_port: " + slot_text(i, slots_) + ", not empty");
+    slots_.insert(i);
+    open_record(cause);
+    // It initializes first, so that what the new links carry stops at it.
+    ports_[i]->initialize(phy::OrderedSet::lip_initializing(std::nullopt));
+    put_back(i);
+}
+
+// LPB(y,x) and LPE(y,x) from the controller act on the circuits at once (docs/loop_init.md,
+// "Simplifications"), and the controller then initializes the loop (LIP(F7,x)).
+void Loop::bypass_port(std::size_t i, const std::string& cause)
+{
+    check_slot(i, "bypass_port");
+    if (slots_.state(i) != State::Inserted) throw std::logic_error("Loop::bypass_port: " + slot_text(i, slots_) + ", not inserted");
+    const auto y = slots_.al_pa(i);
+    const auto x = slots_.al_pa(0);
+    if (!y || !x) throw std::logic_error("Loop::bypass_port: port " + std::to_string(i) + " or the controller has no AL_PA for LPB");
+    const sc_time now = sc_time_stamp();
+    // The controller's LIP first, so that what the new links carry stops at it.
+    start_lip(0, cause);
+    for (std::size_t c : slots_.apply(phy::OrderedSet::lpb(*y, *x))) {
+        ports_[c]->leave_ring(now);
+        const std::size_t u = neighbour(c, false);
+        if (u != c && slots_.in_loop(u)) reconnect(u);
+    }
+}
+
+void Loop::enable_port(std::size_t i, const std::string& cause)
+{
+    check_slot(i, "enable_port");
+    if (slots_.state(i) != State::Bypassed) throw std::logic_error("Loop::enable_port: " + slot_text(i, slots_) + ", not bypassed by LPB");
+    const auto y = slots_.al_pa(i);
+    const auto x = slots_.al_pa(0);
+    if (!y || !x) throw std::logic_error("Loop::enable_port: port " + std::to_string(i) + " or the controller has no AL_PA for LPE");
+    start_lip(0, cause);
+    for (std::size_t c : slots_.apply(phy::OrderedSet::lpe(*y, *x))) put_back(c);
+}
+
+}  // namespace fcal::loop

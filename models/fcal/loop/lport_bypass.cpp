@@ -1,0 +1,57 @@
+// The port bypass circuits in the running loop (docs/loop_init.md, "Port bypass circuits"): the
+// LPort's part, kept apart from its data path. Loop rewires the ring when a slot opens (a port
+// pulled out or failed), closes (the enclosure's bypass, LPB) or takes a port back (insert, LPE),
+// always with every port awake (none folded), so a port's chain pointers are its ring neighbours.
+#include "fcal/loop/lport.hpp"
+
+namespace fcal::loop {
+
+using sc_core::sc_time;
+
+void LPort::cut_output(const sc_time& now)
+{
+    if (!downstream_) return;
+    // Changes it passed on that arrive after `now` go through its own processing (and are withdrawn
+    // downstream), and so does anything it sent that leaves after `now`.
+    recall_passed_through(now);
+    withdraw_after(now);
+    if (planned_ && tx_end_ > now) {
+        // The fill word it sent ahead of the end of its own word is gone with the rest: it decides
+        // again when the word ends.
+        planned_ = false;
+        wake_at(tx_end_, now);
+    }
+    downstream_->upstream_ = nullptr;
+    downstream_ = nullptr;
+    next_ = nullptr;
+}
+
+void LPort::splice_to(LPort& to, const sc_time& hop, const sc_time& now)
+{
+    downstream_ = &to;
+    next_ = &to;
+    hop_delay_ = hop;
+    to.upstream_ = this;
+    // Nothing it passed on is on its way any more (cut_output came first): the new link starts with
+    // what it transmits now, a change unless it is the fill word `to` received until then.
+    const Word& w = last_sent();
+    const Word* last_in = to.in_.last_word();
+    if (w.is_fill() && w == (last_in ? *last_in : to.lpsm_.last_received())) return;
+    to.receive(now + hop, w);
+}
+
+void LPort::leave_ring(const sc_time& now)
+{
+    cut_output(now);
+    if (upstream_) upstream_->cut_output(now);
+    upstream_ = nullptr;
+    // What was on its way to it is lost in the open slot (dropping it also keeps a LIP in flight
+    // from putting the port into OPEN-INIT, out of the loop for ever).
+    in_.truncate_after(sc_core::SC_ZERO_TIME);
+    sequence_repeats_ = 0;
+    init_busy_ = false;
+    init_timers_.cancel(e_d_tov_);
+    lpsm_.leave_loop();
+}
+
+}  // namespace fcal::loop

@@ -1,0 +1,284 @@
+// Port bypass circuits and hot plug in the running (SystemC) loop against first principles
+// (docs/loop_init.md, "Port bypass circuits", "Initialization time").
+//
+// Expected times come from the line rate, the port delay, the cable and the processing time through
+// the phases of the documented formula, computed here by hand: with the originator as master, W = 0
+// and position maps, an initialization of N ports on a ring of round trip R takes
+//   T = (R + 4 w) + N (12 w + p) + R + R + 4 (N (14 w + p) + R) + 2 (N (42 w + p) + R) + R
+//     = 4 w + 10 R + N (152 w + 7 p),
+// the LIP phase being R + 4 w (the LIPs back after R, recognised 2 w later, the LISM 2 fill words
+// after that). After a break the LIP(F8) stream already fills the loop when the bypass closes: the
+// originator has its LIPs back one spliced hop h' after the closure, not R after it, so the loop is
+// down for  bypass_detect + h' + 4 w + 9 R' + N (152 w + 7 p)  with R' the round trip of the spliced
+// ring. Nothing is taken from the simulator's output.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <iomanip>
+#include <stdexcept>
+#include <vector>
+
+#include "loop_fixture.hpp"
+
+using namespace fcal;
+using loop::AddressSource;
+using State = loop::PortBypassCircuits::State;
+using sc_core::SC_MS;
+using sc_core::SC_US;
+using sc_core::sc_time;
+
+namespace {
+
+constexpr double kWordS = 40.0 / 2.125e9;  // 2GFC: 40 bits a word
+constexpr double kCableS = 2.0 * 5e-9;     // 2 m at 5 ns/m
+constexpr unsigned kPortDelayWords = 6;
+constexpr double kRepeatS = kPortDelayWords * kWordS;
+constexpr double kHopS = kRepeatS + kCableS;  // one hop: the cable and the receiver's repeat delay
+constexpr double kProcS = 1e-6;               // p
+constexpr double kDetectS = 50e-6;            // loop.bypass_detect_us, shortened
+
+// The ports' AL_PAs: loop_IDs 0..3, EF E8 E4 E2; node 0 (the controller) has the lowest name: the master.
+const std::vector<phy::AlPa> kAlPas{0xEF, 0xE8, 0xE4, 0xE2};
+
+loop::LoopConfig ring(bool auto_bypass = true)
+{
+    loop::LoopConfig cfg;
+    cfg.rate = phy::LineRate::G2;
+    cfg.port_delay_words = kPortDelayWords;
+    cfg.propagation_ns_per_m = 5.0;
+    cfg.hop_m = {2.0};
+    cfg.bypass_detect_s = kDetectS;
+    cfg.auto_bypass = auto_bypass;
+    for (unsigned i = 0; i < kAlPas.size(); ++i) {
+        loop::LoopNode n = test::active_node(kAlPas[i]);
+        n.port.init.port_name = loop::default_port_name(i);
+        n.port.init_frame_processing_s = kProcS;
+        cfg.nodes.push_back(n);
+    }
+    return cfg;
+}
+
+// The initialization of `n` ports on a ring of round trip `r`, the originator the master, its LIPs
+// back `lips_back` after the first one.
+double init_s(unsigned n, double r, double lips_back) { return lips_back + 4 * kWordS + 9 * r + n * (152 * kWordS + 7 * kProcS); }
+
+void run_until_initialized(loop::Loop& l, std::size_t inits)
+{
+    for (int i = 0; i < 1000 && !(l.initializations().size() == inits && !l.initializing()); ++i) sc_core::sc_start(sc_time(20, SC_US));
+    REQUIRE(l.initializations().size() == inits);
+    REQUIRE_FALSE(l.initializing());
+}
+
+// Every port of the first initialization (at t=0) has its hard AL_PA.
+void initialize_at_start(loop::Loop& l)
+{
+    l.start_lip(0, "power on");
+    run_until_initialized(l, 1);
+    for (unsigned i = 0; i < kAlPas.size(); ++i) CHECK(l.initializations()[0].al_pas[i].al_pa == kAlPas[i]);
+}
+
+std::vector<phy::AlPa> al_pas_of(const loop::LoopInitRecord& r)
+{
+    std::vector<phy::AlPa> v;
+    for (const auto& a : r.al_pas) v.push_back(a.al_pa.value_or(0xFF));
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("A pulled port breaks the loop until its bypass closes, then the loop initializes without it and again with it when it is back",
+          "[validation][loop_bypass]")
+{
+    loop::Loop l("loop", ring());
+    initialize_at_start(l);
+    sc_core::sc_start(sc_time(10, SC_US));
+
+    // Pull port 3 (E2): port 0, downstream of the open slot, sends LIP(F8,EF); ports 1 and 2 repeat it,
+    // port 2 into the open slot. Port 0 is originator and master.
+    const double t0 = sc_core::sc_time_stamp().to_seconds();
+    l.remove_port(3, "remove disk 3");
+    CHECK(l.slot_state(3) == State::Broken);
+    sc_core::sc_start(sc_time(5, SC_US));
+    CHECK(l.port(0).state() == loop::LpsmState::Initializing);
+    CHECK(l.port(1).state() == loop::LpsmState::OpenInit);
+    CHECK(l.port(2).state() == loop::LpsmState::OpenInit);
+    // Broken, the loop is a state: no port runs until the bypass closes (the LIP(F8) wave is over).
+    const std::uint64_t before = l.activations();
+    sc_core::sc_start(sc_time(40, SC_US));
+    CHECK(l.activations() == before);
+    CHECK(l.initializing());
+
+    run_until_initialized(l, 2);
+    CHECK(l.slot_state(3) == State::Empty);
+    const loop::LoopInitRecord r = l.initializations().back();
+    CHECK(r.cause == "remove disk 3");
+    CHECK(r.start_s == t0);
+    // Spliced hop from port 2 to port 0: both cables, port 0's repeat delay. Three ports remain.
+    const double spliced_hop = 2 * kCableS + kRepeatS;
+    const double r3 = 2 * kHopS + spliced_hop;
+    const double expected = kDetectS + init_s(3, r3, spliced_hop);
+    INFO("simulated " << std::setprecision(10) << r.duration_s * 1e6 << " us, expected " << expected * 1e6 << " us, difference "
+                      << (r.duration_s - expected) / kWordS << " words");
+    CHECK(std::abs(r.duration_s - expected) <= kWordS);
+    CHECK(al_pas_of(r) == std::vector<phy::AlPa>{0xEF, 0xE8, 0xE4});
+    REQUIRE(r.master_al_pa);
+    CHECK(*r.master_al_pa == 0xEF);
+    CHECK(r.lip_count == 1);
+
+    // Put it back: it sends LIP(F7,F7) and originates, the master one port downstream of it; it takes
+    // its previous AL_PA in LIPA. The ring is as built again: R = 4 h.
+    sc_core::sc_start(sc_time(10, SC_US));
+    const double t1 = sc_core::sc_time_stamp().to_seconds();
+    l.insert_port(3, "insert disk 3");
+    CHECK(l.slot_state(3) == State::Inserted);
+    run_until_initialized(l, 3);
+    const loop::LoopInitRecord& back = l.initializations().back();
+    CHECK(back.start_s == t1);
+    CHECK(al_pas_of(back) == kAlPas);
+    CHECK(back.al_pas[3].how == AddressSource::Previous);
+    // The originator's LISM goes 1 hop to the master (k = 1, D = h), which replaces it with its own.
+    const double r4 = 4 * kHopS;
+    const double expected_back = init_s(4, r4, r4) + (12 * kWordS + kProcS) + kHopS;
+    INFO("insert: simulated " << back.duration_s * 1e6 << " us, expected " << expected_back * 1e6 << " us");
+    CHECK(std::abs(back.duration_s - expected_back) <= kWordS);
+
+    // The account: loop_down_us sums the broken time.
+    nlohmann::json j;
+    l.report_initializations(j);
+    CHECK(j["loop_initializations"] == 3);
+    CHECK(std::abs(j["loop_down_us"].get<double>() * 1e-6 - (l.initializations()[0].duration_s + r.duration_s + back.duration_s)) < 1e-12);
+}
+
+TEST_CASE("A failed port without auto bypass leaves the loop down at no cost until it is pulled out", "[validation][loop_bypass]")
+{
+    loop::Loop l("loop", ring(false));
+    initialize_at_start(l);
+    const double t0 = sc_core::sc_time_stamp().to_seconds();
+    l.fail_port(2, "fail disk 2");
+    sc_core::sc_start(sc_time(100, SC_US));
+    CHECK(l.slot_state(2) == State::Broken);
+    // 1.5 s of simulated time broken (below E_D_TOV's 2 s): not a single activation after the LIP(F8) wave.
+    const std::uint64_t before = l.activations();
+    sc_core::sc_start(sc_time(1500, SC_MS));
+    CHECK(l.activations() == before);
+    CHECK(l.initializing());
+    CHECK(l.slot_state(2) == State::Broken);
+    nlohmann::json j;
+    l.report_initializations(j);
+    REQUIRE(j["loop_init"].size() == 2);
+    CHECK(j["loop_init"][1]["complete"] == false);
+    const double now = sc_core::sc_time_stamp().to_seconds();
+    CHECK(std::abs(j["loop_init"][1]["duration_us"].get<double>() * 1e-6 - (now - t0)) < 1e-12);
+
+    // Pulled out, the empty slot's bypass closes; port 3, downstream, is the originator, the master
+    // (port 0) one port downstream of it. Spliced hop 1 -> 3.
+    const double t1 = now;
+    l.remove_port(2, "pull disk 2");
+    run_until_initialized(l, 2);
+    CHECK(l.slot_state(2) == State::Empty);
+    const loop::LoopInitRecord& r = l.initializations().back();
+    CHECK(al_pas_of(r) == std::vector<phy::AlPa>{0xEF, 0xE8, 0xE2});
+    // The loop was down from the failure to the end of this initialization.
+    CHECK(r.start_s == t0);
+    CHECK(r.duration_s > (t1 - t0) + kDetectS);
+}
+
+TEST_CASE("Invalid hot-plug calls are refused", "[validation][loop_bypass]")
+{
+    loop::Loop l("loop", ring());
+    CHECK_THROWS_AS(l.insert_port(1, "x"), std::logic_error);   // not empty
+    CHECK_THROWS_AS(l.enable_port(1, "x"), std::logic_error);   // not bypassed
+    CHECK_THROWS_AS(l.remove_port(0, "x"), std::logic_error);   // the controller
+    CHECK_THROWS_AS(l.remove_port(9, "x"), std::out_of_range);
+    l.remove_port(1, "x");
+    CHECK_THROWS_AS(l.remove_port(1, "x"), std::logic_error);   // already pulled
+    CHECK_THROWS_AS(l.fail_port(1, "x"), std::logic_error);
+    CHECK_THROWS_AS(l.bypass_port(1, "x"), std::logic_error);
+    CHECK_THROWS_AS(l.start_lip(1, "x"), std::logic_error);
+}
+
+TEST_CASE("LPB takes a port out of the loop and LPE brings it back, each followed by an initialization", "[validation][loop_bypass]")
+{
+    loop::Loop l("loop", ring());
+    initialize_at_start(l);
+    sc_core::sc_start(sc_time(10, SC_US));
+    // LPB(E4,EF): port 2 is spliced out (hop 1 -> 3: both cables, port 3's repeat delay); the
+    // controller originates LIP(F7,EF) and is master, on a ring of 3.
+    l.bypass_port(2, "LPB");
+    CHECK(l.slot_state(2) == State::Bypassed);
+    run_until_initialized(l, 2);
+    const loop::LoopInitRecord& r = l.initializations().back();
+    const double r3 = 2 * kHopS + 2 * kCableS + kRepeatS;
+    CHECK(std::abs(r.duration_s - init_s(3, r3, r3)) <= kWordS);
+    CHECK(al_pas_of(r) == std::vector<phy::AlPa>{0xEF, 0xE8, 0xE2});
+
+    // LPE(E4,EF): back, the ring as built.
+    sc_core::sc_start(sc_time(10, SC_US));
+    l.enable_port(2, "LPE");
+    CHECK(l.slot_state(2) == State::Inserted);
+    run_until_initialized(l, 3);
+    const loop::LoopInitRecord& back = l.initializations().back();
+    CHECK(std::abs(back.duration_s - init_s(4, 4 * kHopS, 4 * kHopS)) <= kWordS);
+    CHECK(al_pas_of(back) == kAlPas);
+    CHECK(back.al_pas[2].how == AddressSource::Previous);
+}
+
+TEST_CASE("A bypass during traffic: frames to the other ports keep flowing after the initialization", "[validation][loop_bypass]")
+{
+    loop::Loop l("loop", ring());
+    test::Endpoint sender(l.port(0)), receiver(l.port(1));
+    sender.send(0xE8, 200);  // about 2 ms of frames
+    sc_core::sc_start(sc_time(300, SC_US));
+    const std::size_t before = receiver.received.size();
+    CHECK(before > 4);
+    l.bypass_port(3, "LPB under load");
+    run_until_initialized(l, 1);
+    sc_core::sc_start(sc_time(10, SC_MS));
+    // The frames of the circuit the LIP ended are lost (at most the receiver's one buffer and the
+    // frame under way); everything still queued went out afterwards, over the spliced ring.
+    CHECK(l.port(0).transmit_queue().empty());
+    CHECK(receiver.received.size() >= 200 - 2);
+    CHECK(receiver.received.size() <= 200);
+    CHECK(l.slot_state(3) == State::Bypassed);
+}
+
+TEST_CASE("Frames for a pulled port: the opener's OPN comes back, its frames for it are discarded and the loop goes on",
+          "[validation][loop_bypass]")
+{
+    loop::Loop l("loop", ring());
+    test::Endpoint sender(l.port(0)), gone(l.port(1)), other(l.port(2));
+    sender.send(0xE8, 200);  // about 2 ms of frames for port 1
+    sc_core::sc_start(sc_time(300, SC_US));
+    l.remove_port(1, "pull the receiver");
+    const std::size_t got = gone.received.size();
+    CHECK(got > 4);
+    run_until_initialized(l, 1);
+    sc_core::sc_start(sc_time(1, SC_MS));
+    // Nothing reaches the pulled port; the controller's OPN(E8) came back round: the frames still
+    // queued for it are discarded, the circuit closed.
+    CHECK(gone.received.size() == got);
+    CHECK(l.port(0).transmit_queue().empty());
+    CHECK(l.port(0).stats().frames_discarded >= 200 - got - 2);
+    CHECK(l.port(0).state() == loop::LpsmState::Monitoring);
+    // The loop works for the others.
+    sender.send(0xE4, 10);
+    sc_core::sc_start(sc_time(1, SC_MS));
+    CHECK(other.received.size() == 10);
+}
+
+TEST_CASE("A loop broken for longer than E_D_TOV still initializes once the bypass closes", "[validation][loop_bypass]")
+{
+    // While a slot is open no port runs E_D_TOV (docs/loop_init.md, "Simplifications"): the ports
+    // waiting in OPEN-INIT keep waiting, at no cost, and the LIP(F8) gets round once the slot closes.
+    loop::Loop l("loop", ring(false));
+    initialize_at_start(l);
+    l.fail_port(3, "fail disk 3");
+    sc_core::sc_start(sc_time(100, SC_US));
+    const std::uint64_t before = l.activations();
+    sc_core::sc_start(sc_time(5, sc_core::SC_SEC));
+    CHECK(l.activations() == before);
+    CHECK(l.initializing());
+    l.remove_port(3, "pull disk 3");
+    run_until_initialized(l, 2);
+    CHECK(al_pas_of(l.initializations().back()) == std::vector<phy::AlPa>{0xEF, 0xE8, 0xE4});
+}
