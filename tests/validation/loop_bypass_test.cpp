@@ -289,3 +289,30 @@ TEST_CASE("The port downstream of a pulled port shows LIP(F8) in its trace", "[v
     const auto idle_words = static_cast<unsigned>(10e-6 / kWordS + 0.5);
     CHECK(trace.str().find("10000.000 EF INITIALIZING " + std::to_string(idle_words) + " IDLE=>LIP(F8,0xEF)") != std::string::npos);
 }
+
+TEST_CASE("Two ports pulled one after the other: the loop initializes once, with the two others", "[validation][loop_bypass]")
+{
+    // Port 1 pulled, port 2 (downstream of it, sending LIP(F8)) pulled 10 us later: the second break
+    // joins the first one's initialization; once both bypasses have closed, port 3 (downstream of
+    // both) originates over the ring 3 -> 0 -> 3 and port 0 is master.
+    loop::Loop l("loop", ring());
+    initialize_at_start(l);
+    const double t0 = sc_core::sc_time_stamp().to_seconds();
+    l.remove_port(1, "pull 1");
+    sc_core::sc_start(sc_time(10, SC_US));
+    l.remove_port(2, "pull 2");
+    run_until_initialized(l, 2);
+    const loop::LoopInitRecord r = l.initializations().back();
+    CHECK(r.cause == "pull 1");
+    CHECK(r.start_s == t0);
+    CHECK(al_pas_of(r) == std::vector<phy::AlPa>{0xEF, 0xE2});
+    CHECK(l.slot_state(1) == State::Empty);
+    CHECK(l.slot_state(2) == State::Empty);
+    // The second bypass closes 10 us + bypass_detect after the first break; port 0 then transmits to
+    // port 3 over three cables (h2 = 3 c + 6 w), a ring of R' = h + h2. Port 3's LIP(F8) is back h2
+    // after the closure; its LISM goes one hop (k = 1, D = h) to the master, which replaces it.
+    const double h2 = 3 * kCableS + kRepeatS;
+    const double expected = 10e-6 + kDetectS + init_s(2, kHopS + h2, h2) + (12 * kWordS + kProcS) + kHopS;
+    INFO("simulated " << std::setprecision(10) << r.duration_s * 1e6 << " us, expected " << expected * 1e6 << " us");
+    CHECK(std::abs(r.duration_s - expected) <= kWordS);
+}
