@@ -15,10 +15,11 @@
 
 #include <cmath>
 #include <iomanip>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
-#include "loop_fixture.hpp"
+#include "loop_init_ring.hpp"
 
 using namespace fcal;
 using loop::AddressSource;
@@ -29,32 +30,21 @@ using sc_core::sc_time;
 
 namespace {
 
-constexpr double kWordS = 40.0 / 2.125e9;  // 2GFC: 40 bits a word
-constexpr double kCableS = 2.0 * 5e-9;     // 2 m at 5 ns/m
-constexpr unsigned kPortDelayWords = 6;
-constexpr double kRepeatS = kPortDelayWords * kWordS;
+constexpr double kWordS = test::kInitWordS;
+constexpr double kCableS = test::kInitCableS;
+constexpr double kRepeatS = test::kInitPortDelayWords * kWordS;
 constexpr double kHopS = kRepeatS + kCableS;  // one hop: the cable and the receiver's repeat delay
-constexpr double kProcS = 1e-6;               // p
+constexpr double kProcS = test::kInitProcS;   // p
 constexpr double kDetectS = 50e-6;            // loop.bypass_detect_us, shortened
 
-// The ports' AL_PAs: loop_IDs 0..3, EF E8 E4 E2; node 0 (the controller) has the lowest name: the master.
+// The ports' AL_PAs: loop_IDs 0..3, EF E8 E4 E2; node 0 (the controller) is the master.
 const std::vector<phy::AlPa> kAlPas{0xEF, 0xE8, 0xE4, 0xE2};
 
 loop::LoopConfig ring(bool auto_bypass = true)
 {
-    loop::LoopConfig cfg;
-    cfg.rate = phy::LineRate::G2;
-    cfg.port_delay_words = kPortDelayWords;
-    cfg.propagation_ns_per_m = 5.0;
-    cfg.hop_m = {2.0};
+    loop::LoopConfig cfg = test::init_ring(kAlPas);
     cfg.bypass_detect_s = kDetectS;
     cfg.auto_bypass = auto_bypass;
-    for (unsigned i = 0; i < kAlPas.size(); ++i) {
-        loop::LoopNode n = test::active_node(kAlPas[i]);
-        n.port.init.port_name = loop::default_port_name(i);
-        n.port.init_frame_processing_s = kProcS;
-        cfg.nodes.push_back(n);
-    }
     return cfg;
 }
 
@@ -281,4 +271,48 @@ TEST_CASE("A loop broken for longer than E_D_TOV still initializes once the bypa
     l.remove_port(3, "pull disk 3");
     run_until_initialized(l, 2);
     CHECK(al_pas_of(l.initializations().back()) == std::vector<phy::AlPa>{0xEF, 0xE8, 0xE4});
+}
+
+TEST_CASE("The port downstream of a pulled port shows LIP(F8) in its trace", "[validation][loop_bypass]")
+{
+    // docs/loop_init.md, "Port bypass circuits": port 0 loses the signal and sends LIP(F8,x) with its
+    // AL_PA EF; the watcher writes each change the port transmits with its LPSM state.
+    loop::Loop l("loop", ring());
+    std::ostringstream trace;
+    loop::PortWatcher watcher(trace);
+    l.port(0).set_watcher(&watcher);
+    sc_core::sc_start(sc_time(10, SC_US));
+    l.remove_port(3, "pull");
+    sc_core::sc_start(sc_time(5, SC_US));
+    INFO(trace.str());
+    // At the removal (10 us), after 10 us / w = 531.25 words of IDLE.
+    const auto idle_words = static_cast<unsigned>(10e-6 / kWordS + 0.5);
+    CHECK(trace.str().find("10000.000 EF INITIALIZING " + std::to_string(idle_words) + " IDLE=>LIP(F8,0xEF)") != std::string::npos);
+}
+
+TEST_CASE("Two ports pulled one after the other: the loop initializes once, with the two others", "[validation][loop_bypass]")
+{
+    // Port 1 pulled, port 2 (downstream of it, sending LIP(F8)) pulled 10 us later: the second break
+    // joins the first one's initialization; once both bypasses have closed, port 3 (downstream of
+    // both) originates over the ring 3 -> 0 -> 3 and port 0 is master.
+    loop::Loop l("loop", ring());
+    initialize_at_start(l);
+    const double t0 = sc_core::sc_time_stamp().to_seconds();
+    l.remove_port(1, "pull 1");
+    sc_core::sc_start(sc_time(10, SC_US));
+    l.remove_port(2, "pull 2");
+    run_until_initialized(l, 2);
+    const loop::LoopInitRecord r = l.initializations().back();
+    CHECK(r.cause == "pull 1");
+    CHECK(r.start_s == t0);
+    CHECK(al_pas_of(r) == std::vector<phy::AlPa>{0xEF, 0xE2});
+    CHECK(l.slot_state(1) == State::Empty);
+    CHECK(l.slot_state(2) == State::Empty);
+    // The second bypass closes 10 us + bypass_detect after the first break; port 0 then transmits to
+    // port 3 over three cables (h2 = 3 c + 6 w), a ring of R' = h + h2. Port 3's LIP(F8) is back h2
+    // after the closure; its LISM goes one hop (k = 1, D = h) to the master, which replaces it.
+    const double h2 = 3 * kCableS + kRepeatS;
+    const double expected = 10e-6 + kDetectS + init_s(2, kHopS + h2, h2) + (12 * kWordS + kProcS) + kHopS;
+    INFO("simulated " << std::setprecision(10) << r.duration_s * 1e6 << " us, expected " << expected * 1e6 << " us");
+    CHECK(std::abs(r.duration_s - expected) <= kWordS);
 }

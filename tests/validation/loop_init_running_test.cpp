@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "fcal/loop/loop_init_timing.hpp"
-#include "loop_fixture.hpp"
+#include "loop_init_ring.hpp"
 
 using namespace fcal;
 using loop::AddressSource;
@@ -25,26 +25,12 @@ using sc_core::sc_time;
 
 namespace {
 
-constexpr double kWordS = 40.0 / 2.125e9;  // 2GFC: 40 bits a word
-constexpr double kCableS = 2.0 * 5e-9;     // 2 m at 5 ns/m
-constexpr unsigned kPortDelayWords = 6;
-constexpr double kProcS = 1e-6;            // p
+constexpr double kWordS = test::kInitWordS;
+constexpr double kCableS = test::kInitCableS;
+constexpr unsigned kPortDelayWords = test::kInitPortDelayWords;
+constexpr double kProcS = test::kInitProcS;
 
-loop::LoopConfig ring(const std::vector<phy::AlPa>& al_pas)
-{
-    loop::LoopConfig cfg;
-    cfg.rate = phy::LineRate::G2;
-    cfg.port_delay_words = kPortDelayWords;
-    cfg.propagation_ns_per_m = 5.0;
-    cfg.hop_m = {2.0};
-    for (unsigned i = 0; i < al_pas.size(); ++i) {
-        loop::LoopNode n = test::active_node(al_pas[i]);
-        n.port.init.port_name = loop::default_port_name(i);  // node 0 has the lowest name: the master
-        n.port.init_frame_processing_s = kProcS;
-        cfg.nodes.push_back(n);
-    }
-    return cfg;
-}
+loop::LoopConfig ring(const std::vector<phy::AlPa>& al_pas) { return test::init_ring(al_pas); }
 
 // N distinct AL_PAs: loop_IDs 0, 1, 2, ... (EF, E8, E4, ...).
 std::vector<phy::AlPa> al_pas(unsigned n)

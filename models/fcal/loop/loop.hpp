@@ -19,6 +19,7 @@
 #include "fcal/loop/port_bypass_circuits.hpp"
 #include "fcal/loop/port_config.hpp"
 #include "fcal/phy/link_timing.hpp"
+#include "fcal/phy/ordered_set.hpp"
 
 namespace fcal::loop {
 
@@ -150,6 +151,7 @@ private:
     void take_out(std::size_t i, const std::string& cause, bool detect);
     void put_back(std::size_t i);
     void bypass_closes(std::size_t& slot);
+    phy::OrderedSet controller_sequence(std::size_t i, bool bypass, const char* what) const;
     std::vector<sc_core::sc_time> hops_;  // from port k to port k + 1 as built (cables, passive nodes)
     sc_core::sc_time repeat_;             // a port's repeat delay, taken out of a spliced hop
     PortBypassCircuits slots_;

@@ -143,19 +143,29 @@ void Loop::insert_port(std::size_t i, const std::string& cause)
     put_back(i);
 }
 
-// LPB(y,x) and LPE(y,x) from the controller act on the circuits at once (docs/loop_init.md,
-// "Simplifications"), and the controller then initializes the loop (LIP(F7,x)).
-void Loop::bypass_port(std::size_t i, const std::string& cause)
+// LPB(y,x) (`bypass`) or LPE(y,x) from the controller (x) for port i (y), whose slot must be in
+// state `needed`.
+phy::OrderedSet Loop::controller_sequence(std::size_t i, bool bypass, const char* what) const
 {
-    check_slot(i, "bypass_port");
-    if (slots_.state(i) != State::Inserted) throw std::logic_error("Loop::bypass_port: " + slot_text(i, slots_) + ", not inserted");
+    check_slot(i, what);
+    const State needed = bypass ? State::Inserted : State::Bypassed;
+    if (slots_.state(i) != needed)
+        throw std::logic_error(std::string("Loop::") + what + ": " + slot_text(i, slots_) + ", not " + loop::name(needed));
     const auto y = slots_.al_pa(i);
     const auto x = slots_.al_pa(0);
-    if (!y || !x) throw std::logic_error("Loop::bypass_port: port " + std::to_string(i) + " or the controller has no AL_PA for LPB");
+    if (!y || !x) throw std::logic_error(std::string("Loop::") + what + ": port " + std::to_string(i) + " or the controller has no AL_PA");
+    return bypass ? phy::OrderedSet::lpb(*y, *x) : phy::OrderedSet::lpe(*y, *x);
+}
+
+// LPB and LPE act on the circuits at once (docs/loop_init.md, "Simplifications"), and the controller
+// then initializes the loop (LIP(F7,x)); its LIP is started first, so that what the new links carry
+// stops at it.
+void Loop::bypass_port(std::size_t i, const std::string& cause)
+{
+    const phy::OrderedSet lpb = controller_sequence(i, true, "bypass_port");
     const sc_time now = sc_time_stamp();
-    // The controller's LIP first, so that what the new links carry stops at it.
     start_lip(0, cause);
-    for (std::size_t c : slots_.apply(phy::OrderedSet::lpb(*y, *x))) {
+    for (std::size_t c : slots_.apply(lpb)) {
         ports_[c]->leave_ring(now);
         const std::size_t u = neighbour(c, false);
         if (u != c && slots_.in_loop(u)) reconnect(u);
@@ -164,13 +174,9 @@ void Loop::bypass_port(std::size_t i, const std::string& cause)
 
 void Loop::enable_port(std::size_t i, const std::string& cause)
 {
-    check_slot(i, "enable_port");
-    if (slots_.state(i) != State::Bypassed) throw std::logic_error("Loop::enable_port: " + slot_text(i, slots_) + ", not bypassed by LPB");
-    const auto y = slots_.al_pa(i);
-    const auto x = slots_.al_pa(0);
-    if (!y || !x) throw std::logic_error("Loop::enable_port: port " + std::to_string(i) + " or the controller has no AL_PA for LPE");
+    const phy::OrderedSet lpe = controller_sequence(i, false, "enable_port");
     start_lip(0, cause);
-    for (std::size_t c : slots_.apply(phy::OrderedSet::lpe(*y, *x))) put_back(c);
+    for (std::size_t c : slots_.apply(lpe)) put_back(c);
 }
 
 }  // namespace fcal::loop

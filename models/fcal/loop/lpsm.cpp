@@ -166,14 +166,16 @@ void Lpsm::receive(const Word& w)
         credit_.r_rdy_received();
         break;
     case WordKind::Frame:
-        if (w.frame->source == cfg_.al_pa && w.frame->destination != cfg_.al_pa) {
-            // Our own frame came round: nobody took it, its destination left the loop (docs/loop_init.md,
-            // "Port bypass circuits"). Lost, as in the open slot; the layer above recovers it.
-            rx_ = Rx::Absorbed;
-            observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
-            break;
+        if (w.frame->destination != cfg_.al_pa) {
+            if (w.frame->source == cfg_.al_pa) {
+                // Our own frame came round: nobody took it, its destination left the loop
+                // (docs/loop_init.md, "Port bypass circuits"). Lost, as in the open slot; the layer
+                // above recovers it.
+                observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+                break;
+            }
+            error("received a frame addressed to another port");
         }
-        if (w.frame->destination != cfg_.al_pa) error("received a frame addressed to another port");
         if (!credit_.frame_received()) error("received a frame without credit");
         rx_ = hit(w) ? Rx::FrameForUsHit : Rx::FrameForUs;
         break;
