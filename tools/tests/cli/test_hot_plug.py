@@ -145,6 +145,21 @@ def test_raid5_without_spares_rebuilds_onto_an_inserted_disk(fcal_sim, tmp_path)
     assert [d["state"] for d in res["disks"]] == ["present"] * 4
 
 
+def test_a_removed_raid5_member_is_rebuilt_onto_the_hot_spare(fcal_sim, tmp_path):
+    # Issue 23: a member pulled under load degrades the volume (RAID 5 survives one member: no host I/O fails),
+    # the rebuild onto the spare completes and the volume is optimal again; the pulled disk stays removed.
+    raid = sets("disk.count=5", "volume.raid=raid5", "volume.spares=1", "volume.member_capacity_gb=0.002",
+                "workload.measured_ios=2000")
+    res = run(fcal_sim, tmp_path, *raid, *event(0, 3, "remove", 2))
+    v = res["volume"]
+    assert balanced(res) and res["outstanding_ios"] == 0
+    assert res["failed_ios"] == 0, f"a RAID 5 volume with one member gone fails nothing: {res['failures']}"
+    assert v["failures"] == ["disk 2 (member 2): removed at 3 ms"], v["failures"]
+    assert v["rebuilds_completed"] == 1 and v["state"] == "optimal" and not v["data_lost"] and v["spares"] == 0, v
+    assert [d["state"] for d in res["disks"]] == ["present", "present", "removed", "present", "present"]
+    assert res["logins"]["logouts"] == 1, "the initiator logs the pulled disk out after the re-initialization"
+
+
 def test_raid5_without_spares_and_without_insert_stays_degraded(fcal_sim, tmp_path):
     res = run(fcal_sim, tmp_path, *sets("volume.raid=raid5", "volume.member_capacity_gb=0.002"), *event(0, 3, "fail", 2),
               *event(1, 6, "remove", 2))
