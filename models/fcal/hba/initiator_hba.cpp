@@ -321,6 +321,7 @@ void InitiatorHba::link_lost()
     down_reported_ = false;
     lost_at_ = sc_time_stamp();
     ++epoch_;
+    port_.discard_queued();  // its frames die with the link
     std::vector<std::uint16_t> open;
     for (const auto& [ox_id, a] : exchanges_) open.push_back(ox_id);
     // In the order the HBA took them (serials grow).

@@ -275,6 +275,7 @@ void TargetHba::send(std::shared_ptr<const loop::LoopFrame> frame)
 void TargetHba::link_lost()
 {
     down_ = true;
+    port_.discard_queued();  // its frames die with the link
     std::vector<std::uint16_t> open;
     for (const auto& [rx_id, a] : exchanges_) open.push_back(rx_id);
     for (std::uint16_t rx_id : open) drop(rx_id);

@@ -130,6 +130,12 @@ public:
     void bypass_port(std::size_t i, const std::string& cause);
     void enable_port(std::size_t i, const std::string& cause);
     PortBypassCircuits::State slot_state(std::size_t i) const { return slots_.state(i); }
+    // Loop failure (docs/faults.md, "Loop failure"): the cable out of the controller's port is cut.
+    // The port after it loses the signal and sends LIP(F8,x), the others repeat it, and nothing gets
+    // round until the cable is mended; then the LIP(F8)s come back and the loop initializes.
+    // std::logic_error for a cut of a cut loop or a mend of a whole one.
+    void cut_cable(const std::string& cause);
+    void mend_cable();
 
 private:
     phy::LinkTiming timing_;
@@ -151,6 +157,8 @@ private:
     void take_out(std::size_t i, const std::string& cause, bool detect);
     void put_back(std::size_t i);
     void bypass_closes(std::size_t& slot);
+    void update_loop_open();
+    void lose_signal(std::size_t d);
     phy::OrderedSet controller_sequence(std::size_t i, bool bypass, const char* what) const;
     std::vector<sc_core::sc_time> hops_;  // from port k to port k + 1 as built (cables, passive nodes)
     sc_core::sc_time repeat_;             // a port's repeat delay, taken out of a spliced hop
@@ -158,6 +166,7 @@ private:
     double bypass_detect_s_ = kDefaultBypassDetectS;
     bool auto_bypass_ = true;
     kernel::Timers<std::size_t> bypass_timers_;  // slots waiting for the enclosure to notice
+    bool cable_cut_ = false;  // the cable out of port 0 (cut_cable)
 };
 
 }  // namespace fcal::loop

@@ -53,7 +53,7 @@ void Loop::reconnect(std::size_t from)
     LPort& u = *ports_[from];
     u.cut_output(now);
     const std::size_t to = neighbour(from, true);
-    if (slots_.state(to) == State::Broken) return;
+    if (slots_.state(to) == State::Broken || (from == 0 && cable_cut_)) return;
     const std::size_t n = ports_.size();
     sc_time hop = sc_core::SC_ZERO_TIME;
     std::size_t k = from;
@@ -65,6 +65,14 @@ void Loop::reconnect(std::size_t from)
     u.splice_to(*ports_[to], hop, now);
 }
 
+// Port d's receiver loses the signal: if it takes part, it sends LIP(F8,x), x its AL_PA.
+void Loop::lose_signal(std::size_t d)
+{
+    if (!slots_.in_loop(d)) return;
+    LPort& p = *ports_[d];
+    p.initialize(phy::OrderedSet::lip_failure(p.init_procedure().al_pa().value_or(p.al_pa())));
+}
+
 // Port i, in the loop until now, stops: the loop opens at its slot. The port downstream loses the
 // signal and sends LIP(F8,x) (x its AL_PA); everyone else recognises it and repeats it in OPEN-INIT,
 // the port upstream into the open slot. `detect`: the enclosure closes the bypass
@@ -74,12 +82,8 @@ void Loop::take_out(std::size_t i, const std::string& cause, bool detect)
     const sc_time now = sc_time_stamp();
     open_record(cause);
     wake_all();
-    activity_.set_loop_open(slots_.loop_broken());
-    const std::size_t d = neighbour(i, true);
-    if (d != i && slots_.in_loop(d)) {
-        LPort& p = *ports_[d];
-        p.initialize(phy::OrderedSet::lip_failure(p.init_procedure().al_pa().value_or(p.al_pa())));
-    }
+    update_loop_open();
+    if (const std::size_t d = neighbour(i, true); d != i) lose_signal(d);
     ports_[i]->leave_ring(now);
     const std::size_t u = neighbour(i, false);
     if (u != i && slots_.in_loop(u)) reconnect(u);
@@ -101,10 +105,33 @@ void Loop::bypass_closes(std::size_t& slot)
 {
     if (slots_.state(slot) != State::Broken) return;
     slots_.bypass_detected(slot);
-    activity_.set_loop_open(slots_.loop_broken());
+    update_loop_open();
     wake_all();
     const std::size_t u = neighbour(slot, false);
     if (u != slot && slots_.in_loop(u)) reconnect(u);
+}
+
+// Nothing gets round: E_D_TOV waits (docs/loop_init.md, "Port bypass circuits").
+void Loop::update_loop_open() { activity_.set_loop_open(slots_.loop_broken() || cable_cut_); }
+
+void Loop::cut_cable(const std::string& cause)
+{
+    if (cable_cut_) throw std::logic_error("Loop::cut_cable: the cable is cut already");
+    cable_cut_ = true;
+    open_record(cause);
+    wake_all();
+    update_loop_open();
+    if (const std::size_t d = neighbour(0, true); d != 0) lose_signal(d);
+    reconnect(0);  // to nobody
+}
+
+void Loop::mend_cable()
+{
+    if (!cable_cut_) throw std::logic_error("Loop::mend_cable: the cable is whole");
+    cable_cut_ = false;
+    update_loop_open();
+    wake_all();
+    reconnect(0);
 }
 
 void Loop::remove_port(std::size_t i, const std::string& cause)

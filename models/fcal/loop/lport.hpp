@@ -118,6 +118,9 @@ public:
     void cut_output(const sc_core::sc_time& now);
     void splice_to(LPort& to, const sc_core::sc_time& hop, const sc_core::sc_time& now);
     void leave_ring(const sc_core::sc_time& now);
+    // The layer above lost its link (docs/faults.md, "Loop failure"): the frames still waiting in
+    // the transmit queue are dropped, each counted in frames_discarded.
+    void discard_queued();
 
     // Faults (docs/faults.md, "Faults and recovery", "Bit errors on the loop"); set up by Loop after connect().
     // Bit errors at `ber` on every link, drawn from streams derived from `seed`; AL_TIME bounds every

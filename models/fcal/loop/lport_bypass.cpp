@@ -54,4 +54,13 @@ void LPort::leave_ring(const sc_time& now)
     lpsm_.leave_loop();
 }
 
+void LPort::discard_queued()
+{
+    while (const OutgoingFrame* f = queue_->front()) {
+        queue_->pop_for(f->frame->destination);
+        lpsm_event(Event::FrameDiscarded);
+    }
+    kick();  // the LPSM takes note (its bid lapses) in its next run
+}
+
 }  // namespace fcal::loop

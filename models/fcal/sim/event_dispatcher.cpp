@@ -15,11 +15,16 @@ EventDispatcher::EventDispatcher(StorageSystem& system)
 void EventDispatcher::fire(const ScheduledEvent& e)
 {
     switch (e.kind) {
-    case EventKind::LoopFail: set_loop(e.loop, false); return;
+    case EventKind::LoopFail:
+        // The cable out of the controller's port is cut: nothing gets round the loop any more, and its
+        // HBAs see the loss of signal (docs/faults.md, "Loop failure").
+        system_.loop(e.loop).cut_cable(cause(e));
+        set_loop(e.loop, false);
+        return;
     case EventKind::LoopRestore:
+        // Mended, the loop initializes (the LIP(F8)s come back round) before it carries frames again.
+        system_.loop(e.loop).mend_cable();
         set_loop(e.loop, true);
-        // The mended loop initializes before it carries frames again (docs/faults.md, "Loop failure").
-        system_.loop(e.loop).start_lip(0, cause(e));
         return;
     case EventKind::Lip: lip(e); return;
     case EventKind::Fail:

@@ -7,10 +7,20 @@ from __future__ import annotations
 
 import pytest
 
+from fcal_tools.lip_sweep import HOP_S, PROC_S, WORD_S
 from conftest import expect_refused, load_results, sets
 
 SMALL = [*sets("disk.count=4", "workload.measured_ios=400"), "--quiet"]
 DUAL = sets("loop.count=2")
+
+
+def after_mend_s(ports: int) -> float:
+    """The initialization after the cable out of the controller's port is mended (docs/loop_init.md, "Initialization
+    time", its paragraph After a break): the port after the cut originated LIP(F8)s that already fill the loop, so they are back
+    one hop after the mend; the master is the controller, k = N - 1 ports downstream of the originator, so the LISM
+    phase has k more receptions (12 w + p each) and k more hops than with the originator as master."""
+    r, k = ports * HOP_S, ports - 1
+    return HOP_S + 4 * WORD_S + 9 * r + ports * (152 * WORD_S + 7 * PROC_S) + k * (12 * WORD_S + PROC_S) + k * HOP_S
 FAIL0 = sets("event.0.at_ms=20", "event.0.kind=loop_fail", "event.0.loop=0")
 
 
@@ -65,10 +75,12 @@ def test_loop_failure_and_restore_lose_nothing(fcal_sim, tmp_path, policy):
     # Each failed-over I/O waited at least the detection time (5 ms) after the failure.
     assert a["failover_time_us"]["mean"] >= 5000 and a["failover_time_us"]["max"] >= a["failover_time_us"]["mean"]
     assert [l["state"] for l in a["loops"]] == ["up", "up"]
-    # The mended loop initialized at the restore (docs/faults.md, "Loop failure"), loop 0 alone.
+    # Loop 0 was down from the cut (20 ms) until it had initialized after the mend (60 ms), loop 0 alone
+    # (docs/faults.md, "Loop failure"): one initialization, counted from the cut.
     (init,) = a["loop_init"]
-    assert init["cause"] == "event.1: loop_restore" and init["loop"] == 0 and init["complete"]
-    assert init["start_us"] == pytest.approx(60000) and a["loop_down_us"] == pytest.approx(init["duration_us"])
+    assert init["cause"] == "event.0: loop_fail" and init["loop"] == 0 and init["complete"]
+    assert init["start_us"] == pytest.approx(20000) and a["loop_down_us"] == pytest.approx(init["duration_us"])
+    assert (init["duration_us"] - 40000) * 1e-6 == pytest.approx(after_mend_s(4 + 1), abs=0.1 * WORD_S)  # 4 disks and the controller
     # Loop 0 carried nothing from the failure (20 ms) until the restore (60 ms): bins 5 to 11 of 5 ms (from 25 ms: the failure at 20 ms may share bin 4).
     rates = a["loop_timeline"]["mb_per_s"]
     assert a["loop_timeline"]["bin_ms"] == 5
