@@ -24,7 +24,7 @@ import argparse
 import math
 import os
 import sys
-from typing import Any
+from typing import Any, Sequence
 
 from . import engine
 from .figure_tool import figure_main, finish
@@ -53,14 +53,19 @@ LISM_WORDS, BITMAP_WORDS, MAP_WORDS, MIN_LIPS = 12, 14, 42, 12
 def formula_s(ports: int, k: int = 0, p: float = PROC_S, wait_s: float = 0.0) -> float:
     """T of docs/loop_init.md, "Initialization time", phase by phase: N ports on the ring (R = N h), the master
     k ports downstream of the originator (D = k h), position maps, W = wait_s."""
-    r, d = ports * HOP_S, k * HOP_S
+    r = ports * HOP_S
+    return max(r + 4 * WORD_S, MIN_LIPS * WORD_S) + wait_s + after_lips_s(ports, r, k, p)
+
+
+def after_lips_s(ports: int, r: float, k: int = 0, p: float = PROC_S) -> float:
+    """Phases 2 to 6 of docs/loop_init.md, "Initialization time" (LISM to CLS) on a ring of round trip r, the master
+    k ports (D = k h) downstream of the originator: what follows the LIP phase, also after a break."""
 
     def trip(words: int) -> float:
         return ports * (words * WORD_S + p) + r
 
-    lip = max(r + 4 * WORD_S, MIN_LIPS * WORD_S) + wait_s
-    lism = (ports + k) * (LISM_WORDS * WORD_S + p) + r + d
-    return lip + lism + r + 4 * trip(BITMAP_WORDS) + 2 * trip(MAP_WORDS) + r
+    lism = (ports + k) * (LISM_WORDS * WORD_S + p) + r + k * HOP_S
+    return lism + r + 4 * trip(BITMAP_WORDS) + 2 * trip(MAP_WORDS) + r
 
 
 def timeout_ms(disks: int) -> float:
@@ -133,16 +138,25 @@ def plot(rows: list[dict[str, Any]], out: str) -> None:
     right.plot(ports, [r["loop_down_us"] / 1e3 for r in rows], ":", color="grey", label="loop down")
     right.set_ylabel("lost throughput (ms at the no-LIP MB/s)")
     right.set_title("Throughput lost to one LIP")
-    for ax in (left, right):
-        ax.set_xlabel("ports on the loop (disk.count + 1)")
+    save_port_figure(fig, (left, right), ports, "ports on the loop (disk.count + 1)",
+                     "One LIP from the controller under load: 64 KiB reads, queue depth 4 per disk, 2GFC",
+                     os.path.join(out, "lip_stall.png"))
+
+
+def save_port_figure(fig: Any, axes: Sequence[Any], ports: list[int], xlabel: str, title: str, path: str,
+                     legend_size: int = 8) -> None:
+    """Puts the port counts on every panel's x axis (log 2, one tick per point), a grid and the legends, and saves
+    the figure under its title."""
+    for ax in axes:
+        ax.set_xlabel(xlabel)
         ax.set_xscale("log", base=2)
         ax.set_xticks(ports, [str(n) for n in ports])
         ax.minorticks_off()
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.suptitle("One LIP from the controller under load: 64 KiB reads, queue depth 4 per disk, 2GFC")
+        ax.legend(fontsize=legend_size)
+    fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "lip_stall.png"), dpi=110)
+    fig.savefig(path, dpi=110)
 
 
 TOOL = "lip_sweep.py"
@@ -161,10 +175,15 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
+def disk_counts(argv: list[str] | None, quick: tuple[int, ...]) -> tuple[tuple[int, ...], list[str]]:
+    """The disk counts to run (`quick` with --quick, DISK_COUNTS otherwise) and the command line without
+    --quick, which figure_main's has not."""
     args = list(sys.argv[1:] if argv is None else argv)
-    counts = QUICK_DISK_COUNTS if "--quick" in args else DISK_COUNTS
-    args = [a for a in args if a != "--quick"]  # figure_main's command line has no --quick
+    return (quick if "--quick" in args else DISK_COUNTS), [a for a in args if a != "--quick"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    counts, args = disk_counts(argv, QUICK_DISK_COUNTS)
 
     def sweep(a: argparse.Namespace) -> int:
         rows = engine.run_all(run, [(a.fcal_sim, {"disks": n}) for n in counts], a.jobs)
