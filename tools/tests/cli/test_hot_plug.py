@@ -184,6 +184,21 @@ def test_port_failure_without_auto_bypass_leaves_the_loop_down(fcal_sim, tmp_pat
     assert r.code == 0 or res["run_end"] == "time_limit"
 
 
+def test_without_auto_bypass_every_io_fails_after_its_retries(fcal_sim, tmp_path):
+    # Issue 22: a failed port without a bypass keeps the loop down, and every I/O ends failed after the driver's
+    # retries, named. With the ABTS answered by nobody given up after 10 ms, each attempt ends in 5 + 10 ms, so
+    # an I/O's 1 + 3 attempts end within a second and the run ends by itself, nothing outstanding.
+    res = run(fcal_sim, tmp_path, *sets("loop.auto_bypass=false", "workload.measured_ios=40", "workload.warmup_ios=10",
+                                        "initiator.abts_timeout_ms=10", "sim.time_limit_s=5"),
+              *event(0, 3, "fail", 1, "event.0.failure=port"))
+    # (The I/Os that completed did so before the failure at 3 ms: 0.1 ms accesses at 400 MB/s.)
+    assert balanced(res) and res["outstanding_ios"] == 0 and res["failed_ios"] > 0
+    assert res["retries"] == 3 * res["failed_ios"], "each I/O is issued again driver.retries = 3 times"
+    assert all(f.endswith("(given up after 3 retries)") for f in res["failures"]), res["failures"][:3]
+    (init,) = res["loop_init"]
+    assert not init["complete"]
+
+
 @pytest.mark.parametrize("needle, what, args", [
     ("event.1.disk: insert of disk 1, which is present at that time", "insert of a present disk", event(1, 5, "insert", 1)),
     ("event.1.at_ms: insert of disk 1 at 2.5 ms, before its slot is empty", "insert within loop.bypass_detect_us of the remove",
