@@ -322,19 +322,8 @@ void InitiatorHba::link_lost()
     lost_at_ = sc_time_stamp();
     ++epoch_;
     port_.discard_queued();  // its frames die with the link
-    std::vector<std::uint16_t> open;
-    for (const auto& [ox_id, a] : exchanges_) open.push_back(ox_id);
-    // In the order the HBA took them (serials grow).
-    std::sort(open.begin(), open.end(), [this](std::uint16_t x, std::uint16_t y) { return exchanges_.at(x).serial < exchanges_.at(y).serial; });
-    for (std::uint16_t ox_id : open) {
-        Active& a = exchanges_.at(ox_id);
-        // An exchange already being aborted was given up by the driver's account as well: it goes back too.
-        lost_.push_back(a.io);
-        dma_.cancel_exchange(a.serial);
-        held_.drop_exchange(ox_id);
-        close(ox_id);
-        ox_ids_.quarantine(ox_id);
-    }
+    // An exchange already being aborted was given up by the driver's account as well: it goes back too.
+    for (IoRequest* io : drop_exchanges([](const Active&) { return true; })) lost_.push_back(io);
     while (IoRequest* io = retries_.due()) lost_.push_back(io);
     // The logins under way stop; the commands waiting for them go back too.
     abandon_els();
@@ -444,24 +433,34 @@ void InitiatorHba::apply(TargetLogins::Outcome o)
     for (IoRequest* io : o.release) submit(io);
 }
 
-// The target is implicitly logged out (FCP-2): its open exchanges end here, as at a loss of signal
-// (their work dropped, their OX_IDs quarantined), in the order the HBA took them.
+// The target is implicitly logged out (FCP-2): its open exchanges end as at a loss of signal.
 void InitiatorHba::fail_exchanges_to(phy::AlPa target, const std::string& reason)
+{
+    const std::vector<IoRequest*> ios = drop_exchanges([target](const Active& a) { return a.exchange->spec().target == target; });
+    logins_.exchanges_failed(ios.size());
+    if (completion_)
+        for (IoRequest* io : ios) completion_->io_aborted(io, reason);
+}
+
+// The open exchanges `which` selects end here, in the order the HBA took them (serials grow): their
+// work dropped, their OX_IDs quarantined (a frame of theirs that still comes is late). Their I/Os, in
+// that order.
+std::vector<IoRequest*> InitiatorHba::drop_exchanges(const std::function<bool(const Active&)>& which)
 {
     std::vector<std::uint16_t> open;
     for (const auto& [ox_id, a] : exchanges_)
-        if (a.exchange->spec().target == target) open.push_back(ox_id);
+        if (which(a)) open.push_back(ox_id);
     std::sort(open.begin(), open.end(), [this](std::uint16_t x, std::uint16_t y) { return exchanges_.at(x).serial < exchanges_.at(y).serial; });
-    logins_.exchanges_failed(open.size());
+    std::vector<IoRequest*> ios;
     for (std::uint16_t ox_id : open) {
         Active& a = exchanges_.at(ox_id);
-        IoRequest* io = a.io;
+        ios.push_back(a.io);
         dma_.cancel_exchange(a.serial);
         held_.drop_exchange(ox_id);
         close(ox_id);
         ox_ids_.quarantine(ox_id);
-        if (completion_) completion_->io_aborted(io, reason);
     }
+    return ios;
 }
 
 void InitiatorHba::report(nlohmann::json& j) const

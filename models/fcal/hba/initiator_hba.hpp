@@ -184,6 +184,7 @@ private:
     void abandon_els();
     void apply(TargetLogins::Outcome outcome);
     void fail_exchanges_to(phy::AlPa target, const std::string& reason);
+    std::vector<IoRequest*> drop_exchanges(const std::function<bool(const Active&)>& which);
     // ExchangeRecovery::Actions.
     void send_abts(std::uint16_t ox_id) override;
     void give_up(std::uint16_t ox_id, std::string reason) override;

@@ -539,13 +539,7 @@ void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
 {
     const phy::OrderedSet sent = lip ? *lip : init_.initializing_lip();
     if (!sent.is_lip()) throw std::invalid_argument("Lpsm::initialize: " + sent.name() + " is no LIP");
-    if (!in_initialization()) {
-        // Whatever circuit or arbitration the port was in is over (the frames stay queued).
-        credit_.close();
-        ending_ = Ending::None;
-        bid_ = Bid::None;
-        fill_ = Fill::Repeats;
-    }
+    if (!in_initialization()) drop_circuit_and_bid();
     lip_ = Word::sequence(sent);
     lip_.sender = cfg_.al_pa;
     init_fill_ = InitFill::Lip;
@@ -615,12 +609,7 @@ bool Lpsm::receive_init(const Word& w)
 void Lpsm::lip_recognised()
 {
     const bool originator = state_ == LpsmState::Initializing;
-    if (!in_initialization()) {
-        credit_.close();
-        ending_ = Ending::None;
-        bid_ = Bid::None;
-        fill_ = Fill::Repeats;
-    }
+    if (!in_initialization()) drop_circuit_and_bid();
     // An originator stops its LIPs and sends IDLE, which removes them when they come back round;
     // every other port repeats what it receives, the LIPs first.
     init_fill_ = originator ? InitFill::Idle : InitFill::Repeat;
@@ -664,12 +653,18 @@ void Lpsm::e_d_tov_expired()
     initialize();
 }
 
-void Lpsm::leave_loop()
+// Whatever circuit or arbitration the port was in is over (the frames stay queued).
+void Lpsm::drop_circuit_and_bid()
 {
     credit_.close();
     ending_ = Ending::None;
     bid_ = Bid::None;
     fill_ = Fill::Repeats;
+}
+
+void Lpsm::leave_loop()
+{
+    drop_circuit_and_bid();
     rx_ = Rx::Repeated;
     init_fill_ = InitFill::Repeat;
     answer_.reset();

@@ -225,6 +225,7 @@ private:
     void frame_complete();
     bool receive_init(const Word& w);
     void lip_recognised();
+    void drop_circuit_and_bid();
     void init_frame_complete(const LoopInitFrame& frame);
     void answer(LoopInitProcedure::Output out, double delay_s, unsigned min_lips = 0);
     void finish_init();
