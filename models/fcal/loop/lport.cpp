@@ -1,13 +1,14 @@
 #include "fcal/loop/lport.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <ostream>
+
+#include "fcal/kernel/now.hpp"
 
 namespace fcal::loop {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
-
 
 LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::LinkTiming& timing,
              const LoopDirectory& directory, LoopActivity& activity)
@@ -78,7 +79,7 @@ bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !in_.bus
 void LPort::receive(const sc_time& arrival, const Word& word)
 {
     if (folded_) rejoin();  // only a test hands a folded port a change; the chain never does
-    const sc_time now = sc_time_stamp();
+    const sc_time now = kernel::now();
     if (planned_ && now > tx_end_) realize_own_word_end();
     if (EdgeLink::Change* same = in_.same_instant(arrival)) {
         same->word = word;  // the change it replaces lasted no time at all
@@ -348,7 +349,7 @@ std::optional<RepeatedRun> LPort::arrived(const Feed& f, OutputLog::Seq to, cons
 // sources it had before (each stretch it has read to the end is let go), and from its source's.
 void LPort::settle()
 {
-    const sc_time now = sc_time_stamp();
+    const sc_time now = kernel::now();
     in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
     if (in_.arrives_after(now)) return;  // what comes from the logs arrives after these
     while (!feeds_.empty()) {
@@ -456,7 +457,7 @@ void LPort::catch_up(const RepeatedRun& run)
 template <class F>
 void LPort::for_each_arrived(F&& f) const
 {
-    const sc_time now = sc_time_stamp();
+    const sc_time now = kernel::now();
     bool later = false;
     in_.for_each([&](const EdgeLink::Change& c) {
         if (c.at > now)
@@ -493,13 +494,13 @@ PortStats LPort::stats() const
 {
     PortStats s = stats_.stats();
     // An own frame whose end the port has not yet taken note of (plan_own_word_end).
-    if (planned_ && tx_word_.kind == WordKind::Frame && sc_time_stamp() > tx_end_) ++s.frames_sent;
+    if (planned_ && tx_word_.kind == WordKind::Frame && kernel::now() > tx_end_) ++s.frames_sent;
     return s;
 }
 
 Word LPort::transmitting() const
 {
-    if (planned_ && sc_time_stamp() > tx_end_) return planned_fill_;
+    if (planned_ && kernel::now() > tx_end_) return planned_fill_;
     if (!folded_) return tx_word_;
     Word w = tx_word_;
     for_each_arrived([&](const Word* out, bool) {
@@ -524,7 +525,7 @@ void LPort::queue_frame(OutgoingFrame out)
 void LPort::frames_changed()
 {
     wake();
-    recall_passed_through(sc_time_stamp());
+    recall_passed_through(kernel::now());
     kick();
 }
 
@@ -550,7 +551,7 @@ void LPort::release_buffer()
 bool LPort::grant_at_once()
 {
     if (running_ || observed_ || words_hit_ || folded_ || lpsm_.credit().r_rdys_owed() == 0) return false;
-    const sc_time now = sc_time_stamp();
+    const sc_time now = kernel::now();
     if (planned_ && now > tx_end_) realize_own_word_end();  // as receive() takes note of it
     if (tx_own_) return false;
     run(now);
@@ -567,7 +568,7 @@ void LPort::step()
 {
     activity_.ran();
     if (folded_) return;  // an event of before it folded: a port that only repeats has nothing to do
-    run(sc_time_stamp());
+    run(kernel::now());
 }
 
 void LPort::run(const sc_time& now)
@@ -602,7 +603,7 @@ void LPort::run(const sc_time& now)
     arm_rx_event(now);
     if (init_busy_) after_init_step(now);
     sample_vcd();
-    try_fold();
+    if (!tx_own_) try_fold();  // a port sending its own word stays: checked here, the common case
     running_ = false;
 }
 
@@ -760,17 +761,12 @@ void LPort::send_own(const Word& w, const sc_time& now)
 
 // An activation more in this instant; far too many mean that the port re-arms itself without
 // simulated time ever advancing: end the run with an internal error rather than hang.
-void LPort::guard_against_livelock(const sc_time& now)
+void LPort::report_livelock(const sc_time& now) const
 {
-    if (now != last_step_at_) {
-        last_step_at_ = now;
-        steps_at_instant_ = 0;
-        return;
-    }
-    if (++steps_at_instant_ <= activity_.same_instant_limit()) return;
     SC_REPORT_ERROR("fcal/loop", (std::string(name()) + ": internal error: livelock: " + std::to_string(steps_at_instant_) +
                                   " activations at " + now.to_string() + " without simulated time advancing")
                                      .c_str());
+    std::abort();  // SC_REPORT_ERROR throws; never reached
 }
 
 void LPort::emit(const Word& w, const sc_time& now)
@@ -793,7 +789,7 @@ void LPort::emit(const Word& w, const sc_time& now)
 
 // ---- Observers ----------------------------------------------------------------------------------
 
-void LPort::lpsm_event(Event e) { stats_.on(e, sc_time_stamp()); }
+void LPort::lpsm_event(Event e) { stats_.on(e, kernel::now()); }
 
 void LPort::state_changed(LpsmState from, LpsmState to)
 {

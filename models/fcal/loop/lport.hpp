@@ -207,7 +207,17 @@ private:
     void arm_rx_event(const sc_core::sc_time& now);
     bool may_wait(const sc_core::sc_time& arrival, const Word& word) const;
     void wake_at(const sc_core::sc_time& t, const sc_core::sc_time& now);
-    void guard_against_livelock(const sc_core::sc_time& now);
+    // Inline: it runs at every activation; the report is out of line.
+    void guard_against_livelock(const sc_core::sc_time& now)
+    {
+        if (now != last_step_at_) {
+            last_step_at_ = now;
+            steps_at_instant_ = 0;
+        } else if (++steps_at_instant_ > activity_.same_instant_limit()) {
+            report_livelock(now);
+        }
+    }
+    [[noreturn]] void report_livelock(const sc_core::sc_time& now) const;
     void kick();
     void sample_vcd();
     void count_fill_errors(const sc_core::sc_time& until);

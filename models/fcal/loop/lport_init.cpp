@@ -9,12 +9,12 @@
 
 #include <algorithm>
 
+#include "fcal/kernel/now.hpp"
 #include "fcal/phy/ordered_set.hpp"
 
 namespace fcal::loop {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 void LPort::initialize(std::optional<phy::OrderedSet> lip)
 {
@@ -23,7 +23,7 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     lpsm_.initialize(lip);
     init_busy_ = true;
     // Its LIPs start when the word it sends now ends (the LPSM counts them from there).
-    const sc_time now = sc_time_stamp();
+    const sc_time now = kernel::now();
     lips_since_ = tx_own_ ? tx_end_ : now;
     if (started) recall_passed_through(now);
     kick();
@@ -88,7 +88,7 @@ void LPort::e_d_tov_expired()
     if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_ || activity_.loop_open()) return;
     lpsm_.e_d_tov_expired();
     init_busy_ = true;
-    lips_since_ = tx_own_ ? tx_end_ : sc_time_stamp();
+    lips_since_ = tx_own_ ? tx_end_ : kernel::now();
     kick();
 }
 

@@ -226,7 +226,7 @@ TEST_CASE("folding: a port in a circuit takes later only the words that change n
 TEST_CASE("folding: the arbitrating fill word depends only on the highest-priority arbitrating port", "[loop][fold]")
 {
     const std::vector<phy::AlPa> ports{0x20, 0x08, 0xE8, 0x01};
-    for (const Word w : {Word::idle(), Word::arb(phy::kArbFairnessFill), Word::arb(phy::kArbFF), Word::arb(0x04), Word::arb(0x10)}) {
+    for (const Word& w : {Word::idle(), Word::arb(phy::kArbFairnessFill), Word::arb(phy::kArbFF), Word::arb(0x04), Word::arb(0x10)}) {
         Word through = w;
         for (phy::AlPa p : ports) through = loop::arbitrating_fill(through, p);
         CHECK(through == loop::arbitrating_fill(w, 0x01));
