@@ -45,6 +45,9 @@ void LogHistogram::add(double seconds)
     const std::size_t i = index_of(ps);
     if (i >= counts_.size()) counts_.resize(i + 1, 0);
     ++counts_[i];
+    const std::size_t group = i >> kSubBits;
+    if (group >= group_counts_.size()) group_counts_.resize(group + 1, 0);
+    ++group_counts_[group];
     if (count_ == 0 || ps < min_ps_) min_ps_ = ps, min_s_ = clamped;
     if (count_ == 0 || ps > max_ps_) max_ps_ = ps, max_s_ = clamped;
     ++count_;
@@ -63,7 +66,9 @@ double LogHistogram::percentile(double p) const
     if (rank == 1) return min_s_;
     if (rank == count_) return max_s_;
     std::uint64_t seen = 0;
-    for (std::size_t i = 0; i < counts_.size(); ++i) {
+    std::size_t group = 0;
+    while (seen + group_counts_[group] < rank) seen += group_counts_[group++];
+    for (std::size_t i = group << kSubBits; i < counts_.size(); ++i) {
         seen += counts_[i];
         if (seen < rank) continue;
         const std::uint64_t lo = lower_bound_of(i), w = width_of(i);

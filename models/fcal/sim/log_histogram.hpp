@@ -35,6 +35,9 @@ private:
     static std::uint64_t width_of(std::size_t index);
 
     std::vector<std::uint64_t> counts_;  // grows to the largest index seen (at most 64 octaves)
+    // The counts of each run of 2^kSubBits buckets (an octave above the exact ones): a percentile
+    // skips whole octaves instead of walking their 4 096 buckets each.
+    std::vector<std::uint64_t> group_counts_;
     std::uint64_t count_ = 0;
     double sum_ = 0;  // seconds, in the order added (the same sum as adding up a stored sample)
     std::uint64_t min_ps_ = 0, max_ps_ = 0;
