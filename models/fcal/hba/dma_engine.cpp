@@ -94,7 +94,7 @@ void DmaEngine::start_next()
     }
     sc_core::sc_time t = current_.fixed + transfer_time(current_.bytes);
     if (current_.first_of_transfer) t += sched_overhead_;
-    busy_s_ += t.to_seconds();
+    busy_time_ += t;
     done_.notify(t);
 }
 

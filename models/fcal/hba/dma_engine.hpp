@@ -36,7 +36,7 @@ public:
     // recovery").
     void cancel_exchange(std::uint64_t serial);
     std::uint64_t new_transfer() { return ++last_transfer_; }
-    double busy_s() const { return busy_s_; }
+    double busy_s() const { return busy_time_.to_seconds(); }
     std::size_t waiting() const { return waiting_; }
 
 private:
@@ -57,7 +57,7 @@ private:
     DmaJob current_;
     sc_core::sc_event done_;
     std::uint64_t last_transfer_ = 0;
-    double busy_s_ = 0;
+    sc_core::sc_time busy_time_;  // summed exactly, in the kernel's time unit
     std::vector<unsigned char> scratch_;
     tlm::tlm_generic_payload payload_;
     // bytes / bandwidth of the last two sizes seen (a transfer's full frames and its last one).

@@ -18,7 +18,7 @@ void ServiceQueue::run(const sc_core::sc_time& duration, Work then)
 void ServiceQueue::start_next()
 {
     busy_ = true;
-    busy_s_ += jobs_.front().duration.to_seconds();
+    busy_time_ += jobs_.front().duration;
     done_.notify(jobs_.front().duration);
 }
 

@@ -15,7 +15,7 @@ public:
 
     void run(const sc_core::sc_time& duration, Work then);
     std::size_t backlog() const { return jobs_.size(); }
-    double busy_s() const { return busy_s_; }
+    double busy_s() const { return busy_time_.to_seconds(); }
 
 private:
     struct Job {
@@ -29,7 +29,7 @@ private:
     kernel::RingQueue<Job> jobs_;
     bool busy_ = false;
     sc_core::sc_event done_;
-    double busy_s_ = 0;
+    sc_core::sc_time busy_time_;  // summed exactly, in the kernel's time unit
 };
 
 }  // namespace fcal::hba
