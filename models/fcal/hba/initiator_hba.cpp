@@ -23,7 +23,7 @@ InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); }, *this),
       sft_(params.sft_engine, delays_.single_frame_transfer, dma_, *this),
       ox_ids_(kQuarantinedIds), held_(params.cmdf.fifo == CommandFifo::Reorder), recovery_(ox_ids_, *this),
-      timers_("timers", [this](Deadline& d) { deadline(d); }), els_(logins_, ox_ids_, port_, login_hooks())
+      timers_("timers", [this](Deadline& d) { deadline(d); }), els_(logins_, ox_ids_, port_.config(), login_hooks())
 {
     port_.set_user(this);
     transmit_queue->set_space_listener([this] { push_held(); });

@@ -12,7 +12,7 @@ void LoginExchanges::loop_initialized(const loop::LoopInitRecord& record)
     if (!hooks_.link_up()) return;  // its own loop lost the signal again: the next initialization counts
     std::vector<phy::AlPa> on_loop;
     for (const auto& a : record.al_pas)
-        if (a.al_pa && *a.al_pa != port_.al_pa()) on_loop.push_back(*a.al_pa);
+        if (a.al_pa && *a.al_pa != own_.al_pa) on_loop.push_back(*a.al_pa);
     abandon();
     for (TargetLogins::Outcome& o : logins_.loop_initialized(on_loop)) apply(std::move(o));
     next();
@@ -48,9 +48,9 @@ void LoginExchanges::send(phy::AlPa target, std::uint64_t serial)
     // not among the exchanges outstanding() counts.
     const std::uint16_t ox_id = ox_ids_.acquire();
     logins_.sent(target, serial, ox_id);
-    const std::uint64_t own_name = port_.config().init.port_name;
+    const std::uint64_t own_name = own_.init.port_name;
     timers_[target] = hooks_.start_timer(target, ox_id);
-    hooks_.transmit(fcp::make_els_request(command, port_.al_pa(), target, ox_id, own_name, own_name));
+    hooks_.transmit(fcp::make_els_request(command, own_.al_pa, target, ox_id, own_name, own_name));
 }
 
 void LoginExchanges::reply(const fcp::FcFrame& f)

@@ -4,12 +4,13 @@
 // exchange timeout on the HBA's timers), their replies and timeouts folded back into TargetLogins, and
 // what each outcome means for the HBA's commands: held ones go, or, at a logout, fail with the
 // reason, its open exchanges too. The HBA keeps its commands, processors and timers; it hands over
-// what this needs through Hooks, set once.
+// what this needs through Hooks, set once. Runs without a kernel (tests/unit/hba/login_exchanges_test.cpp).
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fcal/fcp/fc_frame.hpp"
@@ -18,7 +19,8 @@
 #include "fcal/hba/target_logins.hpp"
 #include "fcal/kernel/timers.hpp"
 #include "fcal/loop/loop.hpp"
-#include "fcal/loop/lport.hpp"
+#include "fcal/loop/loop_frame.hpp"
+#include "fcal/loop/port_config.hpp"
 
 namespace fcal::hba {
 
@@ -43,9 +45,10 @@ public:
         std::function<void(IoRequest*)> submit;
     };
 
-    // The logins' state in `logins`, the OX_IDs from `ox_ids`; `port`: the HBA's own AL_PA and name.
-    LoginExchanges(TargetLogins& logins, ExchangeIdPool& ox_ids, const loop::LPort& port, Hooks hooks)
-        : logins_(logins), ox_ids_(ox_ids), port_(port), hooks_(std::move(hooks))
+    // The logins' state in `logins`, the OX_IDs from `ox_ids`; `own`: the HBA's port (its AL_PA and
+    // port name).
+    LoginExchanges(TargetLogins& logins, ExchangeIdPool& ox_ids, const loop::PortConfig& own, Hooks hooks)
+        : logins_(logins), ox_ids_(ox_ids), own_(own), hooks_(std::move(hooks))
     {
     }
 
@@ -66,7 +69,7 @@ private:
 
     TargetLogins& logins_;
     ExchangeIdPool& ox_ids_;
-    const loop::LPort& port_;
+    const loop::PortConfig& own_;
     Hooks hooks_;
     std::array<kernel::TimerHandle, 256> timers_{};  // by target AL_PA
 };
