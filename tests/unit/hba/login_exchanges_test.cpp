@@ -141,7 +141,7 @@ TEST_CASE("login_exchanges: an initialization builds PLOGI for each other port i
     CHECK(hba.aborted.empty());
 }
 
-TEST_CASE("login_exchanges: no reply within the timeout logs the target out; its held commands fail with the reason")
+TEST_CASE("login_exchanges: no reply within the timeout logs the target out, and its held commands fail with the reason")
 {
     FakeHba hba;
     IoRequest held = io_for(0xE8, 1);
