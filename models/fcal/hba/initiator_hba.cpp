@@ -23,7 +23,7 @@ InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params
       dma_("dma", params.dma, [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { host_dma->b_transport(gp, t); }, *this),
       sft_(params.sft_engine, delays_.single_frame_transfer, dma_, *this),
       ox_ids_(kQuarantinedIds), held_(params.cmdf.fifo == CommandFifo::Reorder), recovery_(ox_ids_, *this),
-      timers_("timers", [this](Deadline& d) { deadline(d); })
+      timers_("timers", [this](Deadline& d) { deadline(d); }), els_(logins_, ox_ids_, port_.config(), login_hooks())
 {
     port_.set_user(this);
     transmit_queue->set_space_listener([this] { push_held(); });
@@ -90,7 +90,7 @@ void InitiatorHba::work_done(Work& w)
         if (completion_) completion_->io_complete(io);
         return;
     }
-    case kElsBuilt: send_els(static_cast<phy::AlPa>(w.id), w.serial); return;
+    case kElsBuilt: els_.send(static_cast<phy::AlPa>(w.id), w.serial); return;
     case kRefused: {
         auto [io, reason] = std::move(refused_.front());
         refused_.pop_front();
@@ -111,8 +111,7 @@ void InitiatorHba::deadline(Deadline& d)
         return;
     }
     if (d.els) {
-        els_timers_[d.target] = {};
-        els_timed_out(d.target, d.ox_id);
+        els_.timed_out(d.target, d.ox_id);
         return;
     }
     Active& a = exchanges_.at(d.ox_id);  // a running timer's exchange is open
@@ -222,7 +221,7 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
 {
     const std::uint16_t ox_id = f.ox_id;
     if (f.iu == fcp::InformationUnit::ElsReply) {
-        els_reply(f);
+        els_.reply(f);
         return;
     }
     if (f.iu == fcp::InformationUnit::BaAcc) {
@@ -326,7 +325,7 @@ void InitiatorHba::link_lost()
     for (IoRequest* io : drop_exchanges([](const Active&) { return true; })) lost_.push_back(io);
     while (IoRequest* io = retries_.due()) lost_.push_back(io);
     // The logins under way stop; the commands waiting for them go back too.
-    abandon_els();
+    els_.abandon();
     for (IoRequest* io : logins_.take_held()) lost_.push_back(io);
     timers_.start(delays_.link_down, Deadline{0, 0, false, true, epoch_});
 }
@@ -351,95 +350,27 @@ void InitiatorHba::link_restored()
     if (link_listener_) link_listener_->link_up(this);
 }
 
-// The loop is initialized again (docs/hba.md, "Logins"): whatever ELS was outstanding is abandoned
-// (its reply, if one comes, is late), targets gone from the loop are logged out, and the logins and
-// re-validations start over in the loop's order.
-void InitiatorHba::loop_initialized(const loop::LoopInitRecord& record)
+// What the login exchanges need of the HBA: its processor to build an ELS (cmd_exec, as for a command,
+// without the DMA fetch), its FIFO, its timers, and its commands.
+LoginExchanges::Hooks InitiatorHba::login_hooks()
 {
-    if (down_) return;  // its own loop lost the signal again: the next initialization counts
-    std::vector<phy::AlPa> on_loop;
-    for (const auto& a : record.al_pas)
-        if (a.al_pa && *a.al_pa != port_.al_pa()) on_loop.push_back(*a.al_pa);
-    abandon_els();
-    for (TargetLogins::Outcome& o : logins_.loop_initialized(on_loop)) apply(std::move(o));
-    next_login();
-}
-
-void InitiatorHba::abandon_els()
-{
-    for (auto& timer : els_timers_) {
-        timers_.cancel(timer);
-        timer = {};
-    }
-    // Their replies may still come: the OX_IDs stay out of use for a while.
-    for (std::uint16_t ox_id : logins_.abandon()) {
-        ox_ids_.release(ox_id);
-        ox_ids_.quarantine(ox_id);
-    }
-}
-
-// The processor builds every ELS due, in the loop's order (cmd_exec each, as for a command, without
-// the DMA fetch: the payload is the HBA's own).
-void InitiatorHba::next_login()
-{
-    if (down_) return;
-    while (auto request = logins_.next()) cpu_.run(delays_.cmd_exec, {kElsBuilt, request->target, false, request->serial, nullptr});
-}
-
-void InitiatorHba::send_els(phy::AlPa target, std::uint64_t serial)
-{
-    const TargetLogins::Request* request = logins_.current(target, serial);
-    if (down_ || !request) return;  // abandoned meanwhile
-    const fcp::ElsCommand command = request->command;
-    // Its own exchange: an OX_ID from the same pool (so that it never meets an FCP exchange's), but
-    // not among the exchanges outstanding() counts.
-    const std::uint16_t ox_id = ox_ids_.acquire();
-    logins_.sent(target, serial, ox_id);
-    const std::uint64_t own_name = port_.config().init.port_name;
-    els_timers_[target] = timers_.start(delays_.exchange_timeout, Deadline{ox_id, serial, false, false, epoch_, true, target});
-    transmit(fcp::make_els_request(command, port_.al_pa(), target, ox_id, own_name, own_name));
-}
-
-void InitiatorHba::els_reply(const fcp::FcFrame& f)
-{
-    auto outcome = logins_.reply(f);
-    if (!outcome) return;  // late
-    timers_.cancel(els_timers_[outcome->target]);
-    els_timers_[outcome->target] = {};
-    ox_ids_.release(f.ox_id);
-    apply(std::move(*outcome));
-    next_login();
-}
-
-void InitiatorHba::els_timed_out(phy::AlPa target, std::uint16_t ox_id)
-{
-    auto outcome = logins_.timed_out(target, ox_id);
-    if (!outcome) return;
-    ox_ids_.release(ox_id);
-    ox_ids_.quarantine(ox_id);
-    apply(std::move(*outcome));
-    next_login();
-}
-
-// A target logged in (its held commands go) or logged out (its open exchanges and held commands fail
-// with the reason).
-void InitiatorHba::apply(TargetLogins::Outcome o)
-{
-    if (o.logout) {
-        fail_exchanges_to(o.target, *o.logout);
-        for (IoRequest* io : o.fail)
-            if (completion_) completion_->io_aborted(io, *o.logout);
-    }
-    for (IoRequest* io : o.release) submit(io);
-}
-
-// The target is implicitly logged out (FCP-2): its open exchanges end as at a loss of signal.
-void InitiatorHba::fail_exchanges_to(phy::AlPa target, const std::string& reason)
-{
-    const std::vector<IoRequest*> ios = drop_exchanges([target](const Active& a) { return a.exchange->spec().target == target; });
-    logins_.exchanges_failed(ios.size());
-    if (completion_)
-        for (IoRequest* io : ios) completion_->io_aborted(io, reason);
+    LoginExchanges::Hooks h;
+    h.link_up = [this] { return !down_; };
+    h.build = [this](phy::AlPa target, std::uint64_t serial) { cpu_.run(delays_.cmd_exec, {kElsBuilt, target, false, serial, nullptr}); };
+    h.transmit = [this](std::shared_ptr<const loop::LoopFrame> frame) { transmit(std::move(frame)); };
+    h.start_timer = [this](phy::AlPa target, std::uint16_t ox_id) {
+        return timers_.start(delays_.exchange_timeout, Deadline{ox_id, 0, false, false, epoch_, true, target});
+    };
+    h.cancel_timer = [this](kernel::TimerHandle timer) { timers_.cancel(timer); };
+    // The target is implicitly logged out (FCP-2): its open exchanges end as at a loss of signal.
+    h.end_exchanges_to = [this](phy::AlPa target) {
+        return drop_exchanges([target](const Active& a) { return a.exchange->spec().target == target; });
+    };
+    h.abort = [this](IoRequest* io, const std::string& reason) {
+        if (completion_) completion_->io_aborted(io, reason);
+    };
+    h.submit = [this](IoRequest* io) { submit(io); };
+    return h;
 }
 
 // The open exchanges `which` selects end here, in the order the HBA took them (serials grow): their

@@ -22,15 +22,14 @@
 // it gives the I/Os back to its LinkListener. link_restored() makes it work again.
 //
 // Logins (docs/hba.md, "Logins"): loop_initialized() after each initialization of its loop; PLOGI and
-// PRLI to the targets that joined, ADISC to those logged in, one ELS at a time (TargetLogins); commands
-// to a target wait while it logs in or is re-validated, and fail with the reason once it is logged out
-// (its open exchanges too).
+// PRLI to the targets that joined, ADISC to those logged in, one ELS at a time (LoginExchanges, on the
+// state of TargetLogins); commands to a target wait while it logs in or is re-validated, and fail with
+// the reason once it is logged out (its open exchanges too).
 //
 // The HBA glues its servers (processors, DMA engine) to pieces with one job each: the OX_IDs
 // (ExchangeIdPool), the frames waiting for FIFO room (HeldFrames), the TASK SET FULL reissues
-// (TaskSetFullRetry) and the exchange recovery (ExchangeRecovery); its one timer facility holds the
-// exchanges' deadlines and the reissues'.
-#include <array>
+// (TaskSetFullRetry), the exchange recovery (ExchangeRecovery) and the login exchanges
+// (LoginExchanges); its one timer facility holds the exchanges' deadlines, the ELS's and the reissues'.
 #include <deque>
 #include <functional>
 #include <memory>
@@ -51,6 +50,7 @@
 #include "fcal/hba/held_frames.hpp"
 #include "fcal/hba/io_request.hpp"
 #include "fcal/hba/link_listener.hpp"
+#include "fcal/hba/login_exchanges.hpp"
 #include "fcal/hba/service_queue.hpp"
 #include "fcal/hba/single_frame_transfers.hpp"
 #include "fcal/hba/target_logins.hpp"
@@ -86,7 +86,7 @@ public:
     // system calls it with loop.initialize_at_start), and commands wait until then.
     void log_in_at_start() { logins_ = TargetLogins(false); }
     // Its loop finished an initialization; `record` names the ports on it.
-    void loop_initialized(const loop::LoopInitRecord& record);
+    void loop_initialized(const loop::LoopInitRecord& record) { els_.loop_initialized(record); }
     const TargetLogins& logins() const { return logins_; }
     // Frames that reached it while its link was down, discarded.
     std::uint64_t frames_discarded_link_down() const { return link_down_frames_; }
@@ -135,7 +135,7 @@ private:
         kDataInMemory,         // DMA: a read data frame is in host memory
         kDataFetched,          // DMA: queue the write data frame (Work::frame)
         kResponseDelivered,    // single-frame transfer: the FCP_RSP is in host memory: the I/O is complete
-        kElsBuilt,             // cpu: queue the ELS TargetLogins asked for (Work::id: its target, Work::serial: its number)
+        kElsBuilt,             // cpu: the ELS LoginExchanges asked for is built (Work::id: its target, Work::serial: its number)
         kRefused,              // cpu: the oldest command for a logged-out target fails (refused_)
     };
     void work_done(Work& work) override;
@@ -176,14 +176,7 @@ private:
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped, its OX_ID released
     void deadline(Deadline& d);
     void report_link_down();
-    // Logins.
-    void next_login();
-    void send_els(phy::AlPa target, std::uint64_t serial);
-    void els_reply(const fcp::FcFrame& f);
-    void els_timed_out(phy::AlPa target, std::uint16_t ox_id);
-    void abandon_els();
-    void apply(TargetLogins::Outcome outcome);
-    void fail_exchanges_to(phy::AlPa target, const std::string& reason);
+    LoginExchanges::Hooks login_hooks();
     std::vector<IoRequest*> drop_exchanges(const std::function<bool(const Active&)>& which);
     // ExchangeRecovery::Actions.
     void send_abts(std::uint16_t ox_id) override;
@@ -216,7 +209,7 @@ private:
     std::uint64_t link_down_frames_ = 0;
     // Logins.
     TargetLogins logins_{true};
-    std::array<Timers::Handle, 256> els_timers_{};  // by target AL_PA
+    LoginExchanges els_;
     std::deque<std::pair<IoRequest*, std::string>> refused_;  // waiting for kRefused, oldest first
 };
 

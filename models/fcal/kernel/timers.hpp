@@ -17,15 +17,18 @@
 
 namespace fcal::kernel {
 
+// Names one started deadline of a Timers. A handle of a deadline that expired or was cancelled, or
+// TimerHandle{}, names none: cancel() ignores it. One type for every payload, so that a piece that
+// only keeps and hands back handles need not know its module's payload.
+struct TimerHandle {
+    std::uint32_t slot = ~0u;
+    std::uint32_t generation = 0;
+};
+
 template <class Payload>
 class Timers : public TimerFacility {
 public:
-    // Names one started deadline. A handle of a deadline that expired or was cancelled, or Handle{},
-    // names none: cancel() ignores it.
-    struct Handle {
-        std::uint32_t slot = ~0u;
-        std::uint32_t generation = 0;
-    };
+    using Handle = TimerHandle;
     using Expired = std::function<void(Payload&)>;
 
     Timers(sc_core::sc_module_name name, Expired expired) : TimerFacility(name), expired_(std::move(expired)) {}
