@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "fcal/kernel/now.hpp"
+
 namespace fcal::hba {
 
 DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport, WorkOwner& owner)
@@ -24,12 +26,60 @@ void DmaEngine::request(DmaJob job)
         fifo_.push_back(std::move(job));
     else
         per_transfer_[job.transfer].push_back(std::move(job));
-    if (!busy_) start_next();
+    if (busy_) return;
+    if (coasting_) {
+        coasting_ = false;
+        const sc_core::sc_time& now = kernel::now();
+        if (now < free_at_) {
+            // The quiet job in progress ends at free_at_: the next one starts then.
+            notify_end(free_at_ - now);
+            return;
+        }
+    }
+    start_next();
+}
+
+bool DmaEngine::awaited(std::uint64_t serial) const
+{
+    return std::find(awaited_.begin(), awaited_.end(), serial) != awaited_.end();
+}
+
+bool DmaEngine::has_jobs_of(std::uint64_t serial) const
+{
+    const bool in_progress = busy_ || (coasting_ && free_at_ > kernel::now());
+    if (in_progress && current_.done.serial == serial) return true;
+    for (const auto& [transfer, jobs] : per_transfer_)
+        if (jobs.front().done.serial == serial) return true;  // a transfer's jobs all belong to one exchange
+    for (std::size_t i = 0; i < fifo_.size(); ++i)
+        if (fifo_[i].done.serial == serial) return true;
+    return false;
+}
+
+void DmaEngine::await_exchange(std::uint64_t serial)
+{
+    if (!awaited(serial)) awaited_.push_back(serial);
+    if (coasting_ && current_.done.serial == serial && free_at_ > kernel::now()) {
+        // Its quiet job in progress now ends with a notification.
+        coasting_ = false;
+        notify_end(free_at_ - kernel::now());
+    }
+}
+
+void DmaEngine::stop_awaiting(std::uint64_t serial)
+{
+    awaited_.erase(std::remove(awaited_.begin(), awaited_.end(), serial), awaited_.end());
+}
+
+void DmaEngine::notify_end(const sc_core::sc_time& after)
+{
+    busy_ = true;
+    done_.notify(after);
 }
 
 void DmaEngine::cancel_exchange(std::uint64_t serial)
 {
-    if (busy_ && current_.done.serial == serial) current_.done = Work{};
+    stop_awaiting(serial);
+    if ((busy_ || coasting_) && current_.done.serial == serial) current_.done = Work{};
     std::size_t dropped = 0;
     // A transfer's jobs all belong to one exchange.
     for (auto queue = per_transfer_.begin(); queue != per_transfer_.end();) {
@@ -77,7 +127,6 @@ void DmaEngine::start_next()
 {
     if (!pick(current_)) return;
     --waiting_;
-    busy_ = true;
     if (current_.bytes > 0) {
         // The data really crosses the TLM socket; the engine's own timing is the bandwidth.
         if (scratch_.size() < current_.bytes) scratch_.resize(current_.bytes);
@@ -95,15 +144,21 @@ void DmaEngine::start_next()
     sc_core::sc_time t = current_.fixed + transfer_time(current_.bytes);
     if (current_.first_of_transfer) t += sched_overhead_;
     busy_time_ += t;
-    done_.notify(t);
+    if (current_.quiet && waiting_ == 0 && !awaited(current_.done.serial)) {
+        coasting_ = true;
+        free_at_ = kernel::now() + t;
+        return;
+    }
+    notify_end(t);
 }
 
 void DmaEngine::step()
 {
     busy_ = false;
     Work done = std::move(current_.done);
+    const bool hand_over = done.step != 0 && (!current_.quiet || awaited(done.serial));
     start_next();
-    if (done.step != 0) owner_.work_done(done);
+    if (hand_over) owner_.work_done(done);
 }
 
 }  // namespace fcal::hba

@@ -36,12 +36,19 @@ public:
     // recovery").
     void cancel_exchange(std::uint64_t serial);
     std::uint64_t new_transfer() { return ++last_transfer_; }
+    // A job of exchange `serial` waits or is in progress now.
+    bool has_jobs_of(std::uint64_t serial) const;
+    // The owner waits for the end of exchange `serial`'s jobs: from now on they hand their `done`
+    // over, quiet or not, until the owner stops awaiting it (or the exchange is cancelled).
+    void await_exchange(std::uint64_t serial);
+    void stop_awaiting(std::uint64_t serial);
     double busy_s() const { return busy_time_.to_seconds(); }
     std::size_t waiting() const { return waiting_; }
 
 private:
     void step();
     void start_next();
+    void notify_end(const sc_core::sc_time& after);
     bool pick(DmaJob& out);
     const sc_core::sc_time& transfer_time(std::uint32_t bytes);
 
@@ -53,7 +60,14 @@ private:
     std::map<std::uint64_t, std::deque<DmaJob>> per_transfer_;  // round robin
     std::uint64_t rr_last_ = 0;
     std::size_t waiting_ = 0;
+    bool awaited(std::uint64_t serial) const;
+
+    // busy_: a job in progress whose end is notified. coasting_: a quiet job in progress, nobody
+    // waiting behind it, no notification: it ends at free_at_ (docs/hba.md, "DMA").
     bool busy_ = false;
+    bool coasting_ = false;
+    sc_core::sc_time free_at_;
+    std::vector<std::uint64_t> awaited_;
     DmaJob current_;
     sc_core::sc_event done_;
     std::uint64_t last_transfer_ = 0;

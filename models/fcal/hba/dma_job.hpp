@@ -18,6 +18,9 @@ struct DmaJob {
     tlm::tlm_command command = tlm::TLM_WRITE_COMMAND;  // WRITE: into memory; READ: from memory
     std::uint64_t address = 0;
     Work done;  // handed to the owner when the job ends; its serial names the job's exchange
+    // Its end changes nothing unless the owner awaits its exchange (DmaEngine::await_exchange): the
+    // engine then needs no activation at its end (docs/hba.md, "DMA").
+    bool quiet = false;
 };
 
 }  // namespace fcal::hba

@@ -77,7 +77,9 @@ void InitiatorHba::work_done(Work& w)
     case kCommandFetched: send_command(w.id, w.serial); return;
     case kDataInMemory: {
         Active* x = live(w.id, w.serial);
-        if (x && --x->data_jobs_pending == 0 && x->response_waiting) deliver_response(w.id);
+        if (!x || !x->response_waiting || dma_.has_jobs_of(w.serial)) return;
+        dma_.stop_awaiting(w.serial);
+        deliver_response(w.id);
         return;
     }
     case kDataFetched: transmit(std::move(w.frame)); return;
@@ -245,8 +247,8 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
         job.bytes = f.payload_bytes;
         job.command = tlm::TLM_WRITE_COMMAND;
         job.address = f.relative_offset;
-        ++a.data_jobs_pending;
         job.done = {kDataInMemory, ox_id, false, serial, nullptr};
+        job.quiet = true;  // only the response waits for the data (docs/hba.md, "DMA")
         dma_.request(std::move(job));
         break;
     }
@@ -262,9 +264,10 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
             timers_.start(delays_.task_set_full_retry, Deadline{0, 0, true, false, epoch_});
             break;
         }
-        if (a.data_jobs_pending > 0)
+        if (dma_.has_jobs_of(serial)) {
             a.response_waiting = true;
-        else
+            dma_.await_exchange(serial);
+        } else
             deliver_response(ox_id);
         break;
     case fcp::InformationUnit::Command:

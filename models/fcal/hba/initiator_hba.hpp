@@ -157,7 +157,6 @@ private:
         IoRequest* io = nullptr;
         std::optional<fcp::Exchange> exchange;
         std::uint64_t data_transfer = 0;  // DMA transfer of read data, once started
-        unsigned data_jobs_pending = 0;
         bool response_waiting = false;    // FCP_RSP arrived before all data was in memory
         sc_core::sc_time cmnd_queued;
         std::uint64_t serial = 0;          // this HBA's number for the exchange, never reused

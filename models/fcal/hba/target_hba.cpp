@@ -142,6 +142,7 @@ void TargetHba::handle(const fcp::FcFrame& f)
     job.address = fcal::disk::buffer_address(rx_id, f.relative_offset);
     const bool burst_done = f.relative_offset + f.payload_bytes == a.burst_end;
     job.done = {kDataInBuffer, rx_id, burst_done, serial, nullptr};
+    job.quiet = !burst_done;  // only the burst's end matters (docs/hba.md, "DMA")
     dma_.request(std::move(job));
 }
 
