@@ -1,0 +1,102 @@
+// The DMA engine's quiet jobs (docs/hba.md, "DMA"): a job whose end changes nothing runs out without
+// a notification, yet every job starts and ends when it would if each end were notified — one
+// channel, FCFS, each job bytes / bandwidth after the one before it.
+#include <catch2/catch.hpp>
+
+#include <systemc>
+#include <vector>
+
+#include "fcal/hba/dma_engine.hpp"
+
+using namespace fcal;
+using sc_core::SC_NS;
+using sc_core::sc_start;
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+namespace {
+
+constexpr std::uint8_t kStep = 1;
+
+// 1 byte per nanosecond, no scheduler overhead: a job of n bytes takes n ns.
+struct Bench : hba::WorkOwner {
+    std::vector<sc_time> starts;                         // when each job's data crossed the socket
+    std::vector<std::pair<std::uint64_t, sc_time>> ends;  // (serial, time) of each job handed back
+    hba::DmaEngine dma{"dma", hba::DmaParams{1e9, 0.0, hba::DmaPolicy::Fcfs},
+                       [this](tlm::tlm_generic_payload& p, sc_time&) {
+                           starts.push_back(sc_time_stamp());
+                           p.set_response_status(tlm::TLM_OK_RESPONSE);
+                       },
+                       *this};
+    void work_done(hba::Work& w) override { ends.emplace_back(w.serial, sc_time_stamp()); }
+
+    void request(std::uint64_t serial, std::uint32_t bytes, bool quiet)
+    {
+        hba::DmaJob job;
+        job.transfer = serial;
+        job.bytes = bytes;
+        job.done = {kStep, 0, false, serial, nullptr};
+        job.quiet = quiet;
+        dma.request(std::move(job));
+    }
+};
+
+sc_time ns(double v) { return sc_time(v, SC_NS); }
+
+}  // namespace
+
+TEST_CASE("DMA: quiet jobs start and end as if each end were notified, without a notification", "[hba][dma]")
+{
+    Bench b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    b.request(1, 1000, true);  // 0 .. 1000 ns, nothing behind it: no notification
+    CHECK(!sc_core::sc_pending_activity());
+    sc_start(500, SC_NS);
+    b.request(2, 1000, false);  // requested while the quiet job runs: starts when it ends
+    sc_start(4500, SC_NS);      // now 5000 ns
+    b.request(3, 1000, true);   // the engine is free: starts at once, 5000 .. 6000 ns
+    CHECK(!sc_core::sc_pending_activity());
+    sc_start(2000, SC_NS);  // now 7000 ns, the quiet job over
+    b.request(4, 1000, false);
+    sc_start(5000, SC_NS);
+    CHECK(b.starts == std::vector<sc_time>{ns(0), ns(1000), ns(5000), ns(7000)});
+    REQUIRE(b.ends.size() == 2);  // only the jobs that are not quiet hand their work back
+    CHECK(b.ends[0] == std::make_pair(std::uint64_t{2}, ns(2000)));
+    CHECK(b.ends[1] == std::make_pair(std::uint64_t{4}, ns(8000)));
+    CHECK(!b.dma.has_jobs_of(2));
+}
+
+TEST_CASE("DMA: an awaited exchange's quiet jobs hand their work back when they end", "[hba][dma]")
+{
+    Bench b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    b.request(7, 1000, true);  // 0 .. 1000 ns
+    b.request(7, 1000, true);  // 1000 .. 2000 ns
+    sc_start(1500, SC_NS);
+    CHECK(b.dma.has_jobs_of(7));
+    CHECK(!b.dma.has_jobs_of(8));
+    b.dma.await_exchange(7);  // the second job is in progress: it ends with a notification
+    sc_start(1000, SC_NS);
+    CHECK(b.starts == std::vector<sc_time>{ns(0), ns(1000)});
+    REQUIRE(b.ends.size() == 1);
+    CHECK(b.ends[0] == std::make_pair(std::uint64_t{7}, ns(2000)));
+    CHECK(!b.dma.has_jobs_of(7));
+    b.dma.stop_awaiting(7);
+    b.request(7, 1000, true);  // no longer awaited: quiet again
+    sc_start(2000, SC_NS);
+    CHECK(b.ends.size() == 1);
+}
+
+TEST_CASE("DMA: a cancelled exchange's quiet job in progress hands nothing back", "[hba][dma]")
+{
+    Bench b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    b.request(5, 1000, true);  // 0 .. 1000 ns
+    b.dma.await_exchange(5);
+    b.dma.cancel_exchange(5);
+    b.request(6, 500, false);  // waits for the cancelled job's end: 1000 .. 1500 ns
+    sc_start(3000, SC_NS);
+    CHECK(b.starts == std::vector<sc_time>{ns(0), ns(1000)});
+    REQUIRE(b.ends.size() == 1);
+    CHECK(b.ends[0] == std::make_pair(std::uint64_t{6}, ns(1500)));
+}
