@@ -116,6 +116,13 @@ void InitiatorHba::deadline(Deadline& d)
         els_.timed_out(d.target, d.ox_id);
         return;
     }
+    if (d.held) {
+        hold_timers_.erase(d.held);
+        if (!logins_.drop_held(d.held)) return;
+        if (completion_)
+            completion_->io_aborted(d.held, "exchange timeout: " + TargetLogins::name(d.held->target) + " not logged in");
+        return;
+    }
     Active& a = exchanges_.at(d.ox_id);  // a running timer's exchange is open
     a.timer = {};
     recovery_.timed_out(d.ox_id, a.recovery, *a.exchange);
@@ -157,7 +164,7 @@ void InitiatorHba::submit(IoRequest* io)
     }
     switch (logins_.admit(io)) {
     case TargetLogins::Gate::Go: break;
-    case TargetLogins::Gate::Wait: return;  // held until its target is logged in
+    case TargetLogins::Gate::Wait: hold(io); return;  // held until its target is logged in
     case TargetLogins::Gate::Fail:
         // The processor executes the command and finds its target logged out.
         refused_.emplace_back(io, logins_.reason(io->target));
@@ -185,6 +192,23 @@ void InitiatorHba::submit(IoRequest* io)
     exchanges_.emplace(ox_id, std::move(a));
     // Execute the command, then fetch its description from host memory and build FCP_CMND.
     cpu_.run(delays_.cmd_exec, {kCommandExecuted, ox_id, false, serial, nullptr});
+}
+
+// A command held for its target's login is bounded by the exchange timeout like an open exchange
+// (docs/faults.md, "FCP recovery"): a loop that never finishes initializing must not hold it for ever.
+// No frame of it went out, so it goes back to the driver without an ABTS. Released, it starts its
+// exchange timer afresh.
+void InitiatorHba::hold(IoRequest* io)
+{
+    hold_timers_[io] = timers_.start(delays_.exchange_timeout, Deadline{0, 0, false, false, epoch_, false, 0, io});
+}
+
+void InitiatorHba::unhold(IoRequest* io)
+{
+    auto it = hold_timers_.find(io);
+    if (it == hold_timers_.end()) return;
+    timers_.cancel(it->second);
+    hold_timers_.erase(it);
 }
 
 void InitiatorHba::send_command(std::uint16_t ox_id, std::uint64_t serial)
@@ -329,7 +353,10 @@ void InitiatorHba::link_lost()
     while (IoRequest* io = retries_.due()) lost_.push_back(io);
     // The logins under way stop; the commands waiting for them go back too.
     els_.abandon();
-    for (IoRequest* io : logins_.take_held()) lost_.push_back(io);
+    for (IoRequest* io : logins_.take_held()) {
+        unhold(io);
+        lost_.push_back(io);
+    }
     timers_.start(delays_.link_down, Deadline{0, 0, false, true, epoch_});
 }
 
@@ -370,9 +397,13 @@ LoginExchanges::Hooks InitiatorHba::login_hooks()
         return drop_exchanges([target](const Active& a) { return a.exchange->spec().target == target; });
     };
     h.abort = [this](IoRequest* io, const std::string& reason) {
+        unhold(io);
         if (completion_) completion_->io_aborted(io, reason);
     };
-    h.submit = [this](IoRequest* io) { submit(io); };
+    h.submit = [this](IoRequest* io) {
+        unhold(io);
+        submit(io);
+    };
     return h;
 }
 

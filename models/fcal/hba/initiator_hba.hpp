@@ -35,6 +35,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -151,6 +152,7 @@ private:
         std::uint32_t epoch = 0;
         bool els = false;  // the ELS `ox_id` to `target` had no reply
         phy::AlPa target = 0;
+        IoRequest* held = nullptr;  // this command, held for its target's login, waited too long
     };
     using Timers = kernel::Timers<Deadline>;
     struct Active {
@@ -175,6 +177,8 @@ private:
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped, its OX_ID released
     void deadline(Deadline& d);
     void report_link_down();
+    void hold(IoRequest* io);
+    void unhold(IoRequest* io);
     LoginExchanges::Hooks login_hooks();
     std::vector<IoRequest*> drop_exchanges(const std::function<bool(const Active&)>& which);
     // ExchangeRecovery::Actions.
@@ -208,6 +212,7 @@ private:
     std::uint64_t link_down_frames_ = 0;
     // Logins.
     TargetLogins logins_{true};
+    std::unordered_map<IoRequest*, kernel::TimerHandle> hold_timers_;  // the commands logins_ holds
     LoginExchanges els_;
     std::deque<std::pair<IoRequest*, std::string>> refused_;  // waiting for kRefused, oldest first
 };

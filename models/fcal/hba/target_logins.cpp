@@ -1,5 +1,6 @@
 #include "fcal/hba/target_logins.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace fcal::hba {
@@ -216,6 +217,16 @@ std::vector<IoRequest*> TargetLogins::take_held()
         e.held.clear();
     }
     return all;
+}
+
+bool TargetLogins::drop_held(IoRequest* io)
+{
+    std::vector<IoRequest*>& held = entries_[io->target].held;
+    const auto it = std::find(held.begin(), held.end(), io);
+    if (it == held.end()) return false;
+    held.erase(it);
+    ++commands_failed_;
+    return true;
 }
 
 TargetLogins::Outcome TargetLogins::log_out(phy::AlPa target, std::string reason, bool count)

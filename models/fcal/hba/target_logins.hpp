@@ -82,11 +82,17 @@ public:
     std::optional<Outcome> timed_out(phy::AlPa target, std::uint16_t ox_id);
     // Every held command, in the order held, for the driver (loss of signal).
     std::vector<IoRequest*> take_held();
+    // The held command `io` waited for its login longer than the exchange timeout: it is no longer
+    // held and counts as failed. False if it was not held (released or failed meanwhile).
+    bool drop_held(IoRequest* io);
+    // "target 0xE4", as the reasons name it.
+    static std::string name(phy::AlPa target);
 
     // Whole run, as the block "logins": ELS sent (plogi, prli, adisc), ls_rjt received, logouts
     // (targets logged out after having been logged in or while logging in), els_timeouts, late_replies,
-    // commands_held (waited for a login or ADISC), commands_failed (refused or dropped while held because
-    // their target was logged out) and exchanges_failed (open when their target was logged out).
+    // commands_held (waited for a login or ADISC), commands_failed (refused, dropped while held because
+    // their target was logged out, or held longer than the exchange timeout) and exchanges_failed
+    // (open when their target was logged out).
     void report(nlohmann::json& j) const;
     // Open exchanges the HBA ended because their target was logged out.
     void exchanges_failed(std::size_t n) { exchanges_failed_ += n; }
@@ -106,7 +112,6 @@ private:
     Entry& entry(phy::AlPa target);
     Outcome log_out(phy::AlPa target, std::string reason, bool count);
     Outcome logged_in(phy::AlPa target);
-    static std::string name(phy::AlPa target);
 
     bool implicit_;
     std::uint64_t initializations_ = 0;

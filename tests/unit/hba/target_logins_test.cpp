@@ -173,3 +173,28 @@ TEST_CASE("target_logins: an initialization or loss of signal abandons the ELS u
     CHECK(logins.take_held() == std::vector<IoRequest*>{&a});
     CHECK(logins.held() == 0);
 }
+
+TEST_CASE("target_logins: a held command that waited out the exchange timeout is no longer held, once")
+{
+    TargetLogins logins(false);
+    IoRequest a = io_for(0xE8), b = io_for(0xE8), c = io_for(0xEF);
+    CHECK(logins.admit(&a) == TargetLogins::Gate::Wait);
+    CHECK(logins.admit(&b) == TargetLogins::Gate::Wait);
+    CHECK(logins.admit(&c) == TargetLogins::Gate::Wait);
+    CHECK(logins.drop_held(&a));
+    CHECK_FALSE(logins.drop_held(&a));  // a second deadline for it finds nothing
+    CHECK(logins.held() == 2);
+    // The others still go when their target logs in; `a` does not.
+    CHECK(logins.loop_initialized({0xE8}).size() == 1);  // 0xEF is not on the loop: its command fails
+    const fcp::FcFrame plogi = send_next(logins, 1);
+    REQUIRE(logins.reply(accept(plogi, 0xAAA)));
+    const fcp::FcFrame prli = send_next(logins, 2);
+    auto o = logins.reply(accept(prli, 0xAAA));
+    REQUIRE(o);
+    CHECK(o->release == std::vector<IoRequest*>{&b});
+    CHECK_FALSE(logins.drop_held(&b));  // released: its deadline finds nothing
+
+    nlohmann::json j;
+    logins.report(j);
+    CHECK(j["logins"]["commands_failed"] == 2);  // a (timeout) and c (not on the loop)
+}

@@ -181,3 +181,32 @@ def test_bad_hook_value_and_the_listed_keys(fcal_sim, fcal_sim_test):
     listing = fcal_sim("--list-params").out.splitlines()
     for key in ["initiator.exchange_timeout_ms", "initiator.abts_timeout_ms", "target.data_timeout_ms", "driver.retries"]:
         assert any(line.startswith(key + " ") for line in listing), f"--list-params does not list {key}"
+
+
+def test_commands_held_for_a_login_that_never_comes_fail_by_the_exchange_timeout(fcal_sim, tmp_path):
+    """Random configuration 1096: with loop.initialize_at_start the commands wait in the HBA for their
+    targets' logins; bit errors on the loop-initialization frames keep the loop from ever finishing its
+    initialization (docs/loop_init.md, "Simplifications": the unsolved case of several E_D_TOVs), so no login comes. The exchange timeout bounds an I/O
+    from the moment the HBA takes it (docs/faults.md, "FCP recovery"): each try fails after it, the driver
+    retries driver.retries times, and the run ends by itself with every I/O failed (none can complete
+    without a login), not at the time limit with every I/O outstanding."""
+    t_ms, retries, measured, warmup = 200, 1, 20, 0
+    config = {"disk.count": 7, "initiator.incoming_buffers": 13, "target.incoming_buffers": 12,
+              "loop.ber": 6.33e-06, "loop.initialize_at_start": True, "workload.type": "open",
+              "workload.rate_iops": 2857.5, "workload.seed": 2122596983, "workload.measured_ios": measured,
+              "workload.warmup_ios": warmup, "initiator.exchange_timeout_ms": t_ms, "driver.retries": retries}
+    (tmp_path / "c.json").write_text(json.dumps(config))
+    run = fcal_sim("--config", tmp_path / "c.json", "--stats-json", tmp_path / "out.json", "--quiet", timeout=120)
+    assert run.code == 0, f"exit code {run.code}: {run.err[:2000]}"
+    r = results(tmp_path / "out.json")
+    # The situation the test is about: the loop never finished an initialization, so nothing logged in.
+    assert [i["complete"] for i in r["loop_init"]] == [False], r["loop_init"]
+    assert r["logins"]["plogi"] == 0
+    assert r["run_end"] == "completed"
+    issued = 2 * warmup + measured
+    assert r["issued_ios"] == issued and r["failed_ios"] == issued and r["completed_ios"] == 0
+    assert r["outstanding_ios"] == 0
+    assert r["retries"] == issued * retries
+    # Every try waited out the whole exchange timeout; the last I/O arrives within a few ms of the start.
+    assert (retries + 1) * t_ms / 1e3 <= r["sim_time_s"] < (retries + 1) * t_ms / 1e3 + 0.1, r["sim_time_s"]
+    assert all("exchange timeout" in f and "not logged in" in f for f in r["failures"]), r["failures"][:3]
