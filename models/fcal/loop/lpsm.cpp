@@ -546,6 +546,12 @@ void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
     answer_.reset();
     ++progress_;
     set_state(LpsmState::Initializing);
+    // A port in INITIALIZING that receives LIP enters OPEN-INIT. A LIP run it recognised before and
+    // that still arrives is another port's (its own start only now), and the port would never see
+    // it begin again: it joins that initialization as a repeater, so that those LIPs go on round to
+    // the port that sends them, the only one that removes them (docs/loop_init.md, "The LPSM in
+    // initialization").
+    if (sequences_.recognised() && sequences_.current()->is_lip() && rx_word_.kind == WordKind::Lip) lip_recognised(false);
 }
 
 // A primitive sequence, or any word in initialization. False: a steady-state word the LPSM takes
@@ -576,7 +582,7 @@ bool Lpsm::receive_init(const Word& w)
             rx_ = Rx::Absorbed;  // a port in a circuit sends its own fill words until it acts on it
         }
         // LPB and LPE act on the enclosure's bypass circuits, not on the LPSM.
-        if (recognised && recognised->is_lip()) lip_recognised();
+        if (recognised && recognised->is_lip()) lip_recognised(state_ == LpsmState::Initializing);
         return true;
     }
     ++progress_;
@@ -606,9 +612,8 @@ bool Lpsm::receive_init(const Word& w)
     return true;
 }
 
-void Lpsm::lip_recognised()
+void Lpsm::lip_recognised(bool originator)
 {
-    const bool originator = state_ == LpsmState::Initializing;
     if (!in_initialization()) drop_circuit_and_bid();
     // An originator stops its LIPs and sends IDLE, which removes them when they come back round;
     // every other port repeats what it receives, the LIPs first.
@@ -665,12 +670,17 @@ void Lpsm::drop_circuit_and_bid()
 void Lpsm::leave_loop()
 {
     drop_circuit_and_bid();
+    lose_signal();
     rx_ = Rx::Repeated;
     init_fill_ = InitFill::Repeat;
     answer_.reset();
     ++progress_;
     set_state(LpsmState::Monitoring);
 }
+
+// Nothing arrives any more (the port left the loop, or its receiver lost the signal): a primitive
+// sequence it was receiving is over.
+void Lpsm::lose_signal() { sequences_.reset(); }
 
 Word Lpsm::init_fill() const
 {
