@@ -539,6 +539,8 @@ void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
 {
     const phy::OrderedSet sent = lip ? *lip : init_.initializing_lip();
     if (!sent.is_lip()) throw std::invalid_argument("Lpsm::initialize: " + sent.name() + " is no LIP");
+    // An originator still sending IDLE: the LIPs arriving are its own, on their way back.
+    const bool originated = state_ == LpsmState::OpenInit && init_fill_ == InitFill::Idle;
     if (!in_initialization()) drop_circuit_and_bid();
     lip_ = Word::sequence(sent);
     lip_.sender = cfg_.al_pa;
@@ -546,12 +548,12 @@ void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
     answer_.reset();
     ++progress_;
     set_state(LpsmState::Initializing);
-    // A port in INITIALIZING that receives LIP enters OPEN-INIT. A LIP run it recognised before and
-    // that still arrives is another port's (its own start only now), and the port would never see
-    // it begin again: it joins that initialization as a repeater, so that those LIPs go on round to
-    // the port that sends them, the only one that removes them (docs/loop_init.md, "The LPSM in
-    // initialization").
-    if (sequences_.recognised() && sequences_.current()->is_lip() && rx_word_.kind == WordKind::Lip) lip_recognised(false);
+    // A port in INITIALIZING that receives LIP enters OPEN-INIT, but a LIP run it recognised before and
+    // that still arrives would never begin again. If it is another port's, the port joins that
+    // initialization as a repeater, so that those LIPs go on round to the port that sends them, the only
+    // one that removes them; if it is its own (it originated), it originates again (docs/loop_init.md,
+    // "The LPSM in initialization").
+    if (sequences_.recognised() && sequences_.current()->is_lip() && rx_word_.kind == WordKind::Lip) lip_recognised(originated);
 }
 
 // A primitive sequence, or any word in initialization. False: a steady-state word the LPSM takes
