@@ -539,21 +539,21 @@ void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
 {
     const phy::OrderedSet sent = lip ? *lip : init_.initializing_lip();
     if (!sent.is_lip()) throw std::invalid_argument("Lpsm::initialize: " + sent.name() + " is no LIP");
-    // An originator still sending IDLE: the LIPs arriving are its own, on their way back.
-    const bool originated = state_ == LpsmState::OpenInit && init_fill_ == InitFill::Idle;
     if (!in_initialization()) drop_circuit_and_bid();
     lip_ = Word::sequence(sent);
     lip_.sender = cfg_.al_pa;
     init_fill_ = InitFill::Lip;
     answer_.reset();
     ++progress_;
+    sent_lip_ = true;
     set_state(LpsmState::Initializing);
     // A port in INITIALIZING that receives LIP enters OPEN-INIT, but a LIP run it recognised before and
-    // that still arrives would never begin again. If it is another port's, the port joins that
-    // initialization as a repeater, so that those LIPs go on round to the port that sends them, the only
-    // one that removes them; if it is its own (it originated), it originates again (docs/loop_init.md,
-    // "The LPSM in initialization").
-    if (sequences_.recognised() && sequences_.current()->is_lip() && rx_word_.kind == WordKind::Lip) lip_recognised(originated);
+    // that still arrives would never begin again: it takes it now, before sending a LIP of its own
+    // (docs/loop_init.md, "The LPSM in initialization").
+    if (sequences_.recognised() && sequences_.current()->is_lip() && rx_word_.kind == WordKind::Lip) {
+        sent_lip_ = own_lip(*sequences_.current());  // the same LIP: taken for its own, as one coming back
+        lip_recognised(sent_lip_);
+    }
 }
 
 // A primitive sequence, or any word in initialization. False: a steady-state word the LPSM takes
@@ -584,7 +584,9 @@ bool Lpsm::receive_init(const Word& w)
             rx_ = Rx::Absorbed;  // a port in a circuit sends its own fill words until it acts on it
         }
         // LPB and LPE act on the enclosure's bypass circuits, not on the LPSM.
-        if (recognised && recognised->is_lip()) lip_recognised(state_ == LpsmState::Initializing);
+        // Its own LIPs back make the port the originator; another port's it joins as a repeater, so
+        // that they go on round to the port that sends them, the only one that removes them.
+        if (recognised && recognised->is_lip()) lip_recognised(sent_lip_ && own_lip(*recognised));
         return true;
     }
     ++progress_;
@@ -614,8 +616,17 @@ bool Lpsm::receive_init(const Word& w)
     return true;
 }
 
+// A LIP this port sends, or sent in this initialization: it names the port's AL_PA as its sender,
+// or it is the LIP it sends (LIP(F7,F7), LIP(F8,F7): no AL_PA named).
+bool Lpsm::own_lip(const phy::OrderedSet& lip) const
+{
+    const phy::AlPa none = phy::OrderedSet::lip_initializing(std::nullopt).x();
+    return lip == lip_.ordered_set() || (lip.x() != none && lip.x() == cfg_.al_pa);
+}
+
 void Lpsm::lip_recognised(bool originator)
 {
+    if (originator) sent_lip_ = false;
     if (!in_initialization()) drop_circuit_and_bid();
     // An originator stops its LIPs and sends IDLE, which removes them when they come back round;
     // every other port repeats what it receives, the LIPs first.
@@ -643,6 +654,7 @@ void Lpsm::answer(LoopInitProcedure::Output out, double delay_s, unsigned min_li
 
 void Lpsm::finish_init()
 {
+    sent_lip_ = false;
     if (const auto a = init_.al_pa()) cfg_.al_pa = *a;
     access_ = true;
     set_state(LpsmState::Monitoring);
@@ -673,6 +685,7 @@ void Lpsm::leave_loop()
 {
     drop_circuit_and_bid();
     lose_signal();
+    sent_lip_ = false;
     rx_ = Rx::Repeated;
     init_fill_ = InitFill::Repeat;
     answer_.reset();

@@ -227,7 +227,8 @@ private:
     bool hit(const Word& w);
     void frame_complete();
     bool receive_init(const Word& w);
-    // An originator was INITIALIZING and sends IDLE; every other port repeats the LIPs.
+    // An originator (its own LIPs are back) sends IDLE; every other port repeats the LIPs.
+    bool own_lip(const phy::OrderedSet& lip) const;
     void lip_recognised(bool originator);
     void drop_circuit_and_bid();
     void init_frame_complete(const LoopInitFrame& frame);
@@ -309,6 +310,7 @@ private:
     PrimitiveSequenceDetector sequences_;
     InitFill init_fill_ = InitFill::Repeat;
     Word lip_;  // INITIALIZING: the LIP it sends
+    bool sent_lip_ = false;  // it sent LIP of its own, not yet back: its LIPs back make it the originator
     // The procedure's answer, not yet sent (next() gives it).
     std::optional<LoopInitProcedure::Output> answer_;
     double answer_delay_s_ = 0;
