@@ -316,3 +316,39 @@ TEST_CASE("Two ports pulled one after the other: the loop initializes once, with
     INFO("simulated " << std::setprecision(10) << r.duration_s * 1e6 << " us, expected " << expected * 1e6 << " us");
     CHECK(std::abs(r.duration_s - expected) <= kWordS);
 }
+
+TEST_CASE("A LIP started while the loop is broken joins the break's initialization, which ends once the bypass closes",
+          "[validation][loop_bypass]")
+{
+    loop::Loop l("loop", ring());
+    initialize_at_start(l);
+    sc_core::sc_start(sc_time(10, SC_US));
+
+    // Pull port 2 (E4): port 3, downstream of the slot, sends LIP(F8,E2); ports 0 and 1 repeat it, port 1
+    // into the open slot. Then port 1 must initialize: it already receives LIP(F8,E2), a LIP it recognised,
+    // so in INITIALIZING it enters OPEN-INIT at once and repeats it (its own LIPs would be lost in the slot).
+    const double t0 = sc_core::sc_time_stamp().to_seconds();
+    l.remove_port(2, "remove disk 2");
+    sc_core::sc_start(sc_time(5, SC_US));
+    l.start_lip(1, "lip from port 1");
+    sc_core::sc_start(sc_time(1, SC_US));
+    CHECK(l.port(1).state() == loop::LpsmState::OpenInit);
+    CHECK(l.port(3).state() == loop::LpsmState::Initializing);
+
+    run_until_initialized(l, 2);
+    const loop::LoopInitRecord r = l.initializations().back();
+    CHECK(r.cause == "remove disk 2");
+    CHECK(r.start_s == t0);
+    CHECK(r.lip_count == 2);
+    CHECK(al_pas_of(r) == std::vector<phy::AlPa>{0xEF, 0xE8, 0xE2});
+    REQUIRE(r.master_al_pa);
+    CHECK(*r.master_al_pa == 0xEF);
+    // Port 3 originates once its LIP(F8) is back over the spliced hop (port 1 to port 3); its LISM goes
+    // one hop to the master, port 0 (k = 1, D = h), which replaces it with its own.
+    const double spliced_hop = 2 * kCableS + kRepeatS;
+    const double r3 = 2 * kHopS + spliced_hop;
+    const double expected = kDetectS + init_s(3, r3, spliced_hop) + (12 * kWordS + kProcS) + kHopS;
+    INFO("simulated " << std::setprecision(10) << r.duration_s * 1e6 << " us, expected " << expected * 1e6 << " us, difference "
+                      << (r.duration_s - expected) / kWordS << " words");
+    CHECK(std::abs(r.duration_s - expected) <= kWordS);
+}

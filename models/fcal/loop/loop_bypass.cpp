@@ -70,7 +70,7 @@ void Loop::lose_signal(std::size_t d)
 {
     if (!slots_.in_loop(d)) return;
     LPort& p = *ports_[d];
-    p.initialize(phy::OrderedSet::lip_failure(p.init_procedure().al_pa().value_or(p.al_pa())));
+    p.lose_signal(phy::OrderedSet::lip_failure(p.init_procedure().al_pa().value_or(p.al_pa())));
 }
 
 // Port i, in the loop until now, stops: the loop opens at its slot. The port downstream loses the
@@ -112,7 +112,15 @@ void Loop::bypass_closes(std::size_t& slot)
 }
 
 // Nothing gets round: E_D_TOV waits (docs/loop_init.md, "Port bypass circuits").
-void Loop::update_loop_open() { activity_.set_loop_open(slots_.loop_broken() || cable_cut_); }
+// Once the loop is whole again, E_D_TOV bounds every wait in OPEN-INIT (a port that makes no
+// progress would otherwise not start it).
+void Loop::update_loop_open()
+{
+    const bool was_open = activity_.loop_open();
+    activity_.set_loop_open(slots_.loop_broken() || cable_cut_);
+    if (was_open && !activity_.loop_open())
+        for (auto& p : ports_) p->loop_closed();
+}
 
 void Loop::cut_cable(const std::string& cause)
 {

@@ -118,6 +118,11 @@ public:
     void cut_output(const sc_core::sc_time& now);
     void splice_to(LPort& to, const sc_core::sc_time& hop, const sc_core::sc_time& now);
     void leave_ring(const sc_core::sc_time& now);
+    // Its receiver loses the signal (the slot upstream opened): a primitive sequence it was
+    // receiving is over, and it sends `lip` (LIP(F8,x)).
+    void lose_signal(const phy::OrderedSet& lip);
+    // The loop is whole again: a wait in OPEN-INIT is bounded by E_D_TOV from now on.
+    void loop_closed();
     // The layer above lost its link (docs/faults.md, "Loop failure"): the frames still waiting in
     // the transmit queue are dropped, each counted in frames_discarded.
     void discard_queued();
@@ -229,6 +234,7 @@ private:
     void repeat_sequence(const sc_core::sc_time& limit, bool inclusive);
     void receive_init_word(const Word& w, const sc_core::sc_time& at);
     void after_init_step(const sc_core::sc_time& now);
+    void update_e_d_tov();
     void e_d_tov_expired();
 
     // LpsmObserver: statistics and the layer above.

@@ -54,6 +54,18 @@ void LPort::leave_ring(const sc_time& now)
     lpsm_.leave_loop();
 }
 
+void LPort::lose_signal(const phy::OrderedSet& lip)
+{
+    sequence_repeats_ = 0;
+    lpsm_.lose_signal();
+    initialize(lip);
+}
+
+void LPort::loop_closed()
+{
+    if (init_busy_) update_e_d_tov();
+}
+
 void LPort::discard_queued()
 {
     while (const OutgoingFrame* f = queue_->front()) {

@@ -70,6 +70,12 @@ void LPort::after_init_step(const sc_time& now)
 {
     init_busy_ = sequence_repeats_ > 0 || lpsm_.in_initialization();
     if (sequence_repeats_ > 0) wake_at(sequence_at_, now);
+    update_e_d_tov();
+}
+
+// E_D_TOV runs while the port waits in OPEN-INIT on a loop that is whole, from the last progress on.
+void LPort::update_e_d_tov()
+{
     if (lpsm_.awaits_init() && !activity_.loop_open()) {
         if (!init_timers_.is_running(e_d_tov_) || lpsm_.progress() != e_d_tov_progress_) {
             init_timers_.cancel(e_d_tov_);

@@ -545,7 +545,15 @@ void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
     init_fill_ = InitFill::Lip;
     answer_.reset();
     ++progress_;
+    sent_lip_ = true;
     set_state(LpsmState::Initializing);
+    // A port in INITIALIZING that receives LIP enters OPEN-INIT, but a LIP run it recognised before and
+    // that still arrives would never begin again: it takes it now, before sending a LIP of its own
+    // (docs/loop_init.md, "The LPSM in initialization").
+    if (sequences_.recognised() && sequences_.current()->is_lip() && rx_word_.kind == WordKind::Lip) {
+        sent_lip_ = own_lip(*sequences_.current());  // the same LIP: taken for its own, as one coming back
+        lip_recognised(sent_lip_);
+    }
 }
 
 // A primitive sequence, or any word in initialization. False: a steady-state word the LPSM takes
@@ -576,7 +584,9 @@ bool Lpsm::receive_init(const Word& w)
             rx_ = Rx::Absorbed;  // a port in a circuit sends its own fill words until it acts on it
         }
         // LPB and LPE act on the enclosure's bypass circuits, not on the LPSM.
-        if (recognised && recognised->is_lip()) lip_recognised();
+        // Its own LIPs back make the port the originator; another port's it joins as a repeater, so
+        // that they go on round to the port that sends them, the only one that removes them.
+        if (recognised && recognised->is_lip()) lip_recognised(sent_lip_ && own_lip(*recognised));
         return true;
     }
     ++progress_;
@@ -606,9 +616,17 @@ bool Lpsm::receive_init(const Word& w)
     return true;
 }
 
-void Lpsm::lip_recognised()
+// A LIP this port sends, or sent in this initialization: it names the port's AL_PA as its sender,
+// or it is the LIP it sends (LIP(F7,F7), LIP(F8,F7): no AL_PA named).
+bool Lpsm::own_lip(const phy::OrderedSet& lip) const
 {
-    const bool originator = state_ == LpsmState::Initializing;
+    const phy::AlPa none = phy::OrderedSet::lip_initializing(std::nullopt).x();
+    return lip == lip_.ordered_set() || (lip.x() != none && lip.x() == cfg_.al_pa);
+}
+
+void Lpsm::lip_recognised(bool originator)
+{
+    if (originator) sent_lip_ = false;
     if (!in_initialization()) drop_circuit_and_bid();
     // An originator stops its LIPs and sends IDLE, which removes them when they come back round;
     // every other port repeats what it receives, the LIPs first.
@@ -636,6 +654,7 @@ void Lpsm::answer(LoopInitProcedure::Output out, double delay_s, unsigned min_li
 
 void Lpsm::finish_init()
 {
+    sent_lip_ = false;
     if (const auto a = init_.al_pa()) cfg_.al_pa = *a;
     access_ = true;
     set_state(LpsmState::Monitoring);
@@ -665,12 +684,18 @@ void Lpsm::drop_circuit_and_bid()
 void Lpsm::leave_loop()
 {
     drop_circuit_and_bid();
+    lose_signal();
+    sent_lip_ = false;
     rx_ = Rx::Repeated;
     init_fill_ = InitFill::Repeat;
     answer_.reset();
     ++progress_;
     set_state(LpsmState::Monitoring);
 }
+
+// Nothing arrives any more (the port left the loop, or its receiver lost the signal): a primitive
+// sequence it was receiving is over.
+void Lpsm::lose_signal() { sequences_.reset(); }
 
 Word Lpsm::init_fill() const
 {

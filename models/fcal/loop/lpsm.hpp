@@ -190,6 +190,9 @@ public:
     // circuits"): its circuit, arbitration or initialization is over and it repeats (MONITORING);
     // the frames stay queued. It initializes when it is back.
     void leave_loop();
+    // The port's receiver lost the signal (docs/loop_init.md, "Port bypass circuits"): a primitive
+    // sequence it was receiving is over.
+    void lose_signal();
     // The answer next() gives in OPEN-INIT waits this long after the word that asked for it arrived
     // (an LI frame's end: the port's processing time; 0 for ARB(F0) and CLS passed on) and, from an
     // originator, until the port has transmitted answer_min_lips() LIPs of its own.
@@ -224,7 +227,9 @@ private:
     bool hit(const Word& w);
     void frame_complete();
     bool receive_init(const Word& w);
-    void lip_recognised();
+    // An originator (its own LIPs are back) sends IDLE; every other port repeats the LIPs.
+    bool own_lip(const phy::OrderedSet& lip) const;
+    void lip_recognised(bool originator);
     void drop_circuit_and_bid();
     void init_frame_complete(const LoopInitFrame& frame);
     void answer(LoopInitProcedure::Output out, double delay_s, unsigned min_lips = 0);
@@ -305,6 +310,7 @@ private:
     PrimitiveSequenceDetector sequences_;
     InitFill init_fill_ = InitFill::Repeat;
     Word lip_;  // INITIALIZING: the LIP it sends
+    bool sent_lip_ = false;  // it sent LIP of its own, not yet back: its LIPs back make it the originator
     // The procedure's answer, not yet sent (next() gives it).
     std::optional<LoopInitProcedure::Output> answer_;
     double answer_delay_s_ = 0;

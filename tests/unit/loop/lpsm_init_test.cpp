@@ -343,3 +343,56 @@ TEST_CASE("lpsm init words: a port that leaves the loop drops its circuit or ini
     CHECK(b.lpsm.state() == LpsmState::Initializing);
     CHECK(b.lpsm.fill() == kLipF7F7);
 }
+
+TEST_CASE("lpsm init words: a port that must initialize while another port's LIPs arrive joins that initialization",
+          "[loop][lpsm][init]")
+{
+    // docs/loop_init.md, "The LPSM in initialization": in INITIALIZING a port that receives LIP enters
+    // OPEN-INIT. The LIP(F8,E2) run it already recognised goes on and never begins again; it is another
+    // port's, which removes it once it is back, so the port repeats it (its own LIPs would replace it).
+    const Word lip_f8 = Word::sequence(phy::OrderedSet::lip_failure(0xE2));
+    Port d(config(0xEF, 1));
+    for (int i = 0; i < 4; ++i) d.lpsm.receive(lip_f8);
+    REQUIRE(d.lpsm.state() == LpsmState::OpenInit);
+    d.lpsm.initialize();
+    CHECK(d.rec.states == std::vector<LpsmState>{LpsmState::OpenInit, LpsmState::Initializing, LpsmState::OpenInit});
+    CHECK(d.lpsm.fill() == lip_f8);
+    CHECK(d.lpsm.next().kind == K::None);  // no LISM: it did not originate
+    CHECK(d.lpsm.awaits_init());
+    // Once that port's IDLE and LISM come, the procedure goes on as usual.
+    d.lpsm.receive(Word::idle());
+    CHECK(d.lpsm.fill() == Word::idle());
+}
+
+TEST_CASE("lpsm init words: an originator that must initialize while its own LIPs are still coming back originates again",
+          "[loop][lpsm][init]")
+{
+    Port c(config(0x01, 0));
+    c.lpsm.initialize();
+    for (int i = 0; i < 3; ++i) c.lpsm.receive(kLipF7F7);
+    REQUIRE(c.lpsm.state() == LpsmState::OpenInit);
+    REQUIRE(c.lpsm.fill() == Word::idle());
+    c.lpsm.initialize();
+    CHECK(c.lpsm.state() == LpsmState::OpenInit);
+    CHECK(c.lpsm.fill() == Word::idle());  // it removes its LIPs
+    CHECK(c.lpsm.next().kind == K::InitFrame);  // and sends its LISM
+    CHECK(li(c.act(K::InitFrame)).id == LiId::Lism);
+}
+
+TEST_CASE("lpsm init words: a port whose receiver lost the signal, or that left the loop, sends its own LIPs",
+          "[loop][lpsm][init]")
+{
+    // A LIP run it recognised before is over: nothing arrives any more (docs/loop_init.md, "Port bypass
+    // circuits").
+    const Word lip_f8 = Word::sequence(phy::OrderedSet::lip_failure(0xE2));
+    for (const bool leaves : {false, true}) {
+        Port d(config(0xEF, 1));
+        for (int i = 0; i < 3; ++i) d.lpsm.receive(kLipF7F7);
+        REQUIRE(d.lpsm.state() == LpsmState::OpenInit);
+        if (leaves) d.lpsm.leave_loop();
+        else d.lpsm.lose_signal();
+        d.lpsm.initialize(lip_f8.ordered_set());
+        CHECK(d.lpsm.state() == LpsmState::Initializing);
+        CHECK(d.lpsm.fill().ordered_set() == lip_f8.ordered_set());
+    }
+}
