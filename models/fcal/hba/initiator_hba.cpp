@@ -104,28 +104,27 @@ void InitiatorHba::work_done(Work& w)
 
 void InitiatorHba::deadline(Deadline& d)
 {
-    if (d.link) {
+    switch (d.kind) {
+    case Deadline::Kind::LinkDown:
         if (d.epoch == epoch_) report_link_down();
         return;
-    }
-    if (d.retry) {
+    case Deadline::Kind::Retry:
         if (d.epoch == epoch_) submit(retries_.due());
         return;
-    }
-    if (d.els) {
-        els_.timed_out(d.target, d.ox_id);
-        return;
-    }
-    if (d.held) {
+    case Deadline::Kind::Els: els_.timed_out(d.target, d.ox_id); return;
+    case Deadline::Kind::Held:
         hold_timers_.erase(d.held);
         if (!logins_.drop_held(d.held)) return;
         if (completion_)
             completion_->io_aborted(d.held, "exchange timeout: " + TargetLogins::name(d.held->target) + " not logged in");
         return;
+    case Deadline::Kind::Exchange: {
+        Active& a = exchanges_.at(d.ox_id);  // a running timer's exchange is open
+        a.timer = {};
+        recovery_.timed_out(d.ox_id, a.recovery, *a.exchange);
+        return;
     }
-    Active& a = exchanges_.at(d.ox_id);  // a running timer's exchange is open
-    a.timer = {};
-    recovery_.timed_out(d.ox_id, a.recovery, *a.exchange);
+    }
 }
 
 // Hand a frame to the outgoing FIFO, or hold it while its FIFO is full.
@@ -188,7 +187,7 @@ void InitiatorHba::submit(IoRequest* io)
     a.exchange.emplace(spec);
     a.serial = ++last_serial_;
     const std::uint64_t serial = a.serial;
-    a.timer = timers_.start(delays_.exchange_timeout, Deadline{ox_id, serial, false, false, epoch_});
+    a.timer = timers_.start(delays_.exchange_timeout, Deadline{Deadline::Kind::Exchange, ox_id, serial, epoch_});
     exchanges_.emplace(ox_id, std::move(a));
     // Execute the command, then fetch its description from host memory and build FCP_CMND.
     cpu_.run(delays_.cmd_exec, {kCommandExecuted, ox_id, false, serial, nullptr});
@@ -200,7 +199,7 @@ void InitiatorHba::submit(IoRequest* io)
 // exchange timer afresh.
 void InitiatorHba::hold(IoRequest* io)
 {
-    hold_timers_[io] = timers_.start(delays_.exchange_timeout, Deadline{0, 0, false, false, epoch_, false, 0, io});
+    hold_timers_[io] = timers_.start(delays_.exchange_timeout, Deadline{Deadline::Kind::Held, 0, 0, epoch_, 0, io});
 }
 
 void InitiatorHba::unhold(IoRequest* io)
@@ -285,7 +284,7 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
             IoRequest* io = a.io;
             close(ox_id);
             retries_.hold(io);
-            timers_.start(delays_.task_set_full_retry, Deadline{0, 0, true, false, epoch_});
+            timers_.start(delays_.task_set_full_retry, Deadline{Deadline::Kind::Retry, 0, 0, epoch_});
             break;
         }
         if (dma_.has_jobs_of(serial)) {
@@ -325,7 +324,7 @@ void InitiatorHba::send_abts(std::uint16_t ox_id)
     dma_.cancel_exchange(a.serial);
     // Its frames still waiting for FIFO room never go out.
     held_.drop_exchange(ox_id);
-    a.timer = timers_.start(delays_.abts_timeout, Deadline{ox_id, a.serial, false, false, epoch_});
+    a.timer = timers_.start(delays_.abts_timeout, Deadline{Deadline::Kind::Exchange, ox_id, a.serial, epoch_});
     transmit(fcp::make_abts(a.exchange->spec()));
 }
 
@@ -357,7 +356,7 @@ void InitiatorHba::link_lost()
         unhold(io);
         lost_.push_back(io);
     }
-    timers_.start(delays_.link_down, Deadline{0, 0, false, true, epoch_});
+    timers_.start(delays_.link_down, Deadline{Deadline::Kind::LinkDown, 0, 0, epoch_});
 }
 
 void InitiatorHba::report_link_down()
@@ -389,7 +388,7 @@ LoginExchanges::Hooks InitiatorHba::login_hooks()
     h.build = [this](phy::AlPa target, std::uint64_t serial) { cpu_.run(delays_.cmd_exec, {kElsBuilt, target, false, serial, nullptr}); };
     h.transmit = [this](std::shared_ptr<const loop::LoopFrame> frame) { transmit(std::move(frame)); };
     h.start_timer = [this](phy::AlPa target, std::uint16_t ox_id) {
-        return timers_.start(delays_.exchange_timeout, Deadline{ox_id, 0, false, false, epoch_, true, target});
+        return timers_.start(delays_.exchange_timeout, Deadline{Deadline::Kind::Els, ox_id, 0, epoch_, target});
     };
     h.cancel_timer = [this](kernel::TimerHandle timer) { timers_.cancel(timer); };
     // The target is implicitly logged out (FCP-2): its open exchanges end as at a loss of signal.

@@ -145,14 +145,19 @@ private:
     // `link`: the link-down report is due. A retry's or the report's deadline set before the link
     // went down (or came back) belongs to an earlier `epoch` and does nothing.
     struct Deadline {
+        enum class Kind : std::uint8_t {
+            Exchange,  // the exchange `ox_id` (`serial`) timed out, or its ABTS did
+            Retry,     // the TASK SET FULL reissue is due
+            LinkDown,  // the loss of signal is reported
+            Els,       // the ELS `ox_id` to `target` had no reply
+            Held,      // the command `held`, waiting for its target's login, waited too long
+        };
+        Kind kind = Kind::Exchange;
         std::uint16_t ox_id = 0;
         std::uint64_t serial = 0;
-        bool retry = false;
-        bool link = false;
         std::uint32_t epoch = 0;
-        bool els = false;  // the ELS `ox_id` to `target` had no reply
         phy::AlPa target = 0;
-        IoRequest* held = nullptr;  // this command, held for its target's login, waited too long
+        IoRequest* held = nullptr;
     };
     using Timers = kernel::Timers<Deadline>;
     struct Active {
