@@ -62,10 +62,11 @@ std::optional<RepeatedRun> OutputLog::run(Seq from, Seq to, const Word& before, 
     while (last_seq > from && entry(last_seq - 1).withdrawn) --last_seq;
     if (last_seq == from) return std::nullopt;
     const Entry& last = entry(--last_seq);
-    RepeatedRun r;
+    std::optional<RepeatedRun> out(std::in_place);  // built in place: no copy of a half-set optional
+    RepeatedRun& r = *out;
     r.words.last = last.word;
     r.last_at = last.at + offset;
-    if (last.fill > from) r.words.last_fill = entry(last.fill - 1).word;
+    if (last.fill > from) r.words.last_fill.emplace(entry(last.fill - 1).word);
     r.words.idle = last.idle > from;
     // A word ends when the next change starts: the words before the last one all ended in the run,
     // and so did `before`, when the first one started.
@@ -83,7 +84,7 @@ std::optional<RepeatedRun> OutputLog::run(Seq from, Seq to, const Word& before, 
         r.frame_end = entry(next_standing(frame, to)).at + offset;
     else if (before.kind == WordKind::Frame)
         r.frame_end = first_at;
-    return r;
+    return out;
 }
 
 bool OutputLog::truncate_after(const sc_time& cutoff)
