@@ -23,6 +23,7 @@ struct HbaParams {
     double task_set_full_retry_s{};       // initiator: wait before reissuing a command refused with TASK SET FULL
     double exchange_timeout_s{};          // initiator: an exchange not complete by then is aborted (ABTS)
     double abts_timeout_s{};              // initiator: wait for BA_ACC before giving the exchange up
+    std::uint32_t els_retries{};          // initiator: an ELS without a reply is sent again this many times
     double link_down_s{};                 // initiator: from the loss of signal to the link reported down
     double data_timeout_s{};              // target: a write burst not in by then drops the exchange
 };

@@ -85,7 +85,7 @@ public:
     // Logins (docs/hba.md, "Logins"). By default every target counts as logged in from the start;
     // after log_in_at_start() none does until the loop's first initialization has logged it in (the
     // system calls it with loop.initialize_at_start), and commands wait until then.
-    void log_in_at_start() { logins_ = TargetLogins(false); }
+    void log_in_at_start() { logins_ = TargetLogins(false, params_.els_retries); }
     // Its loop finished an initialization; `record` names the ports on it.
     void loop_initialized(const loop::LoopInitRecord& record) { els_.loop_initialized(record); }
     const TargetLogins& logins() const { return logins_; }
@@ -216,7 +216,7 @@ private:
     std::vector<IoRequest*> lost_;  // the I/Os to give back, in the order taken
     std::uint64_t link_down_frames_ = 0;
     // Logins.
-    TargetLogins logins_{true};
+    TargetLogins logins_{true, params_.els_retries};  // (params_ is declared before it)
     std::unordered_map<IoRequest*, kernel::TimerHandle> hold_timers_;  // the commands logins_ holds
     LoginExchanges els_;
     std::deque<std::pair<IoRequest*, std::string>> refused_;  // waiting for kRefused, oldest first

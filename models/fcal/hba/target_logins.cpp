@@ -73,7 +73,10 @@ std::vector<TargetLogins::Outcome> TargetLogins::loop_initialized(const std::vec
 {
     const bool first_implicit = implicit_ && initializations_ == 0;
     ++initializations_;
-    for (Entry& e : entries_) e.outstanding.reset();
+    for (Entry& e : entries_) {
+        e.outstanding.reset();
+        e.retries = 0;
+    }
     todo_.clear();
     std::array<bool, 256> present{};
     for (phy::AlPa a : on_loop) present[a] = true;
@@ -109,7 +112,8 @@ std::vector<TargetLogins::Outcome> TargetLogins::loop_initialized(const std::vec
 
 void TargetLogins::queue(phy::AlPa target, fcp::ElsCommand command, bool first)
 {
-    entries_[target].next = command;
+    Entry& e = entries_[target];
+    e.next = command;
     if (first)
         todo_.push_front(target);
     else
@@ -171,6 +175,7 @@ std::optional<TargetLogins::Outcome> TargetLogins::reply(const fcp::FcFrame& f)
     Entry& e = *found;
     const Request r = *e.outstanding;
     e.outstanding.reset();
+    e.retries = 0;  // answered: the next ELS has its own retries
     if (f.els.command == fcp::ElsCommand::LsRjt) {
         ++ls_rjt_;
         char code[8];
@@ -206,6 +211,12 @@ std::optional<TargetLogins::Outcome> TargetLogins::timed_out(phy::AlPa target, s
     const Request r = *e.outstanding;
     e.outstanding.reset();
     ++timeouts_;
+    if (e.retries < els_retries_) {
+        ++e.retries;
+        ++retried_;
+        queue(r.target, r.command, true);
+        return Outcome{r.target, {}, std::nullopt, {}};
+    }
     return log_out(r.target, name(r.target) + " did not answer " + fcp::to_string(r.command), true);
 }
 
@@ -262,6 +273,7 @@ void TargetLogins::report(nlohmann::json& j) const
                    {"ls_rjt", ls_rjt_},
                    {"logouts", logouts_},
                    {"els_timeouts", timeouts_},
+                   {"els_retries", retried_},
                    {"late_replies", late_},
                    {"commands_held", commands_held_},
                    {"commands_failed", commands_failed_},

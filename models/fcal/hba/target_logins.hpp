@@ -36,8 +36,9 @@ const char* to_string(LoginState s);
 class TargetLogins {
 public:
     // `logged_in_at_start`: see above. False: no target is logged in before the first initialization
-    // has logged it in, and commands wait until then.
-    explicit TargetLogins(bool logged_in_at_start) : implicit_(logged_in_at_start) {}
+    // has logged it in, and commands wait until then. `els_retries`: how many times an ELS that got no
+    // reply is sent again before its target is logged out.
+    explicit TargetLogins(bool logged_in_at_start, unsigned els_retries = 0) : implicit_(logged_in_at_start), els_retries_(els_retries) {}
 
     enum class Gate : std::uint8_t { Go, Wait, Fail };
     // A command for io->target: Go, Wait (the login is under way; held here until released), or Fail
@@ -78,7 +79,8 @@ public:
     std::vector<std::uint16_t> abandon();
     // LS_ACC or LS_RJT: nothing if it does not answer the outstanding ELS (a late reply).
     std::optional<Outcome> reply(const fcp::FcFrame& reply);
-    // No reply within the exchange timeout: the target is logged out.
+    // No reply within the exchange timeout: the same ELS goes again (first in line) while it has
+    // retries left (an outcome with nothing in it), else the target is logged out.
     std::optional<Outcome> timed_out(phy::AlPa target, std::uint16_t ox_id);
     // Every held command, in the order held, for the driver (loss of signal).
     std::vector<IoRequest*> take_held();
@@ -89,7 +91,8 @@ public:
     static std::string name(phy::AlPa target);
 
     // Whole run, as the block "logins": ELS sent (plogi, prli, adisc), ls_rjt received, logouts
-    // (targets logged out after having been logged in or while logging in), els_timeouts, late_replies,
+    // (targets logged out after having been logged in or while logging in), els_timeouts, els_retries
+    // (ELS sent again after a timeout, counted in plogi/prli/adisc as well), late_replies,
     // commands_held (waited for a login or ADISC), commands_failed (refused, dropped while held because
     // their target was logged out, or held longer than the exchange timeout) and exchanges_failed
     // (open when their target was logged out).
@@ -108,18 +111,20 @@ private:
         std::vector<IoRequest*> held;
         fcp::ElsCommand next = fcp::ElsCommand::Plogi;  // to build, while queued in todo_
         std::optional<Request> outstanding;
+        unsigned retries = 0;  // times the ELS outstanding (or queued) was sent again after a timeout
     };
     Entry& entry(phy::AlPa target);
     Outcome log_out(phy::AlPa target, std::string reason, bool count);
     Outcome logged_in(phy::AlPa target);
 
     bool implicit_;
+    unsigned els_retries_;
     std::uint64_t initializations_ = 0;
     mutable std::array<Entry, 256> entries_{};
     void queue(phy::AlPa target, fcp::ElsCommand command, bool first);
     std::deque<phy::AlPa> todo_;  // targets with an ELS to build, front first
     std::uint64_t last_serial_ = 0;
-    std::uint64_t plogi_ = 0, prli_ = 0, adisc_ = 0, ls_rjt_ = 0, logouts_ = 0, timeouts_ = 0, late_ = 0;
+    std::uint64_t plogi_ = 0, prli_ = 0, adisc_ = 0, ls_rjt_ = 0, logouts_ = 0, timeouts_ = 0, retried_ = 0, late_ = 0;
     std::uint64_t commands_held_ = 0, commands_failed_ = 0, exchanges_failed_ = 0;
 };
 

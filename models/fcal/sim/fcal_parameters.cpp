@@ -271,6 +271,9 @@ void add_initiator(ParameterTable& t)
                    "an exchange not complete this long after the HBA took its I/O is aborted with ABTS"));
     t.add(positive("initiator.abts_timeout_ms", initiator(&HbaParams::abts_timeout_s), 20000.0, "ms",
                    "wait for the BA_ACC to an ABTS before the exchange is given up all the same"));
+    t.add(integer("initiator.els_retries", initiator(&HbaParams::els_retries), 2, 0, 100, "retries",
+                  "a login ELS (PLOGI, PRLI, ADISC) without a reply within initiator.exchange_timeout_ms is sent again "
+                  "this many times before its target is logged out (docs/hba.md, \"Logins\")"));
     t.add(non_negative("initiator.link_down_ms", initiator(&HbaParams::link_down_s), 100.0, "ms",
                        "from a loss of signal on the HBA's loop to the link reported down to the driver (FC-FS R_T_TOV; "
                        "docs/faults.md, \"Loop failure\")"));

@@ -161,6 +161,46 @@ TEST_CASE("target_logins: a rejected or unanswered login logs the target out and
     CHECK(send_next(logins, 5).els.command == fcp::ElsCommand::Plogi);
 }
 
+TEST_CASE("target_logins: an unanswered ELS is sent again els_retries times, each ELS with its own count")
+{
+    TargetLogins logins(false, 2);
+    IoRequest a = io_for(0xE8);
+    logins.admit(&a);
+    logins.loop_initialized({0xE8});
+    fcp::FcFrame plogi = send_next(logins, 1);
+    // Two timeouts: PLOGI goes again each time, the held command stays held.
+    for (std::uint16_t ox_id = 2; ox_id <= 3; ++ox_id) {
+        auto o = logins.timed_out(0xE8, plogi.ox_id);
+        REQUIRE(o);
+        CHECK_FALSE(o->logout);
+        CHECK(o->fail.empty());
+        CHECK(logins.state(0xE8) == LoginState::PlogiSent);
+        plogi = send_next(logins, ox_id);
+        CHECK(plogi.els.command == fcp::ElsCommand::Plogi);
+    }
+    // Answered at the third try: PRLI has retries of its own.
+    CHECK_FALSE(logins.reply(accept(plogi, 0x20))->logout);
+    fcp::FcFrame prli = send_next(logins, 4);
+    CHECK(prli.els.command == fcp::ElsCommand::Prli);
+    CHECK_FALSE(logins.timed_out(0xE8, prli.ox_id)->logout);
+    prli = send_next(logins, 5);
+    CHECK_FALSE(logins.timed_out(0xE8, prli.ox_id)->logout);
+    prli = send_next(logins, 6);
+    // The third PRLI unanswered: retries spent, the target is logged out.
+    auto o = logins.timed_out(0xE8, prli.ox_id);
+    REQUIRE(o);
+    CHECK(*o->logout == "target 0xE8 did not answer PRLI");
+    CHECK(o->fail == std::vector<IoRequest*>{&a});
+    CHECK_FALSE(logins.next());
+
+    nlohmann::json j;
+    logins.report(j);
+    CHECK(j["logins"]["plogi"] == 3);
+    CHECK(j["logins"]["prli"] == 3);
+    CHECK(j["logins"]["els_timeouts"] == 5);
+    CHECK(j["logins"]["els_retries"] == 4);
+}
+
 TEST_CASE("target_logins: an initialization or loss of signal abandons the ELS under way")
 {
     TargetLogins logins(false);

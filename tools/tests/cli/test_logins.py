@@ -52,3 +52,31 @@ def test_logins_at_start_then_a_lip(fcal_sim, tmp_path) -> None:
     assert res["loop_initializations"] == 2
     logins = res["logins"]
     assert (logins["plogi"], logins["prli"], logins["adisc"]) == (6, 6, 6)
+
+
+@pytest.mark.parametrize("retries", [0, 2])
+def test_an_unanswered_plogi_is_sent_again_els_retries_times(fcal_sim_test, tmp_path, retries: int) -> None:
+    """The first frame any HBA receives is the controller's PLOGI to the only disk: --test-drop-frame any:1 loses
+    it (docs/hba.md, "Logins"). Without retries the disk is logged out when the exchange timeout ends the
+    PLOGI, and its I/O fails with the reason after the driver's retries. With retries the PLOGI goes again
+    after that timeout, then PRLI, and the I/O completes: no sooner than the timeout plus the disk's own
+    service of one 64 KiB read (2 ms access, 50 MB/s), the initialization, login and HBA overheads adding
+    less than 1 ms."""
+    t_ms = 10
+    path = tmp_path / "r.json"
+    r = fcal_sim_test(*sets("disk.count=1", "workload.measured_ios=1", "workload.warmup_ios=0",
+                            "loop.initialize_at_start=true", f"initiator.exchange_timeout_ms={t_ms}",
+                            f"initiator.els_retries={retries}"),
+                      "--test-drop-frame", "any:1", "--quiet", "--stats-json", path)
+    assert r.code == 0, f"exit {r.code}: {r.err}"
+    res = load_results(path)["results"]
+    logins = res["logins"]
+    assert logins["els_timeouts"] == 1 and logins["els_retries"] == min(retries, 1), f"logins: {logins}"
+    if retries == 0:
+        assert logins["plogi"] == 1 and logins["prli"] == 0 and logins["logouts"] == 1, f"logins: {logins}"
+        assert res["failed_ios"] == 1 and "target 0xEF did not answer PLOGI" in res["failures"][0], res["failures"]
+        return
+    assert logins["plogi"] == 2 and logins["prli"] == 1 and logins["logouts"] == 0, f"logins: {logins}"
+    assert res["completed_ios"] == 1 and res["failed_ios"] == 0, res["failures"]
+    low_us = (t_ms + 2.0 + 65536 / 50e6 * 1e3) * 1e3
+    assert low_us <= res["max_response_us"] < low_us + 1000, f"response {res['max_response_us']} us, expected {low_us:.1f} us + < 1 ms"
