@@ -239,7 +239,16 @@ void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
     if (on_wire && !down_)
         if (const Active* a = find(fcp::fc_frame_of(*frame).ox_id)) on_wire(*a->io, frame->words());
-    frame_proc_.run(delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
+    frame_proc_.run_from(port_.frame_end(), delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
+}
+
+// Read data: its processing frees the buffer (the port sends the R_RDY) and hands the payload to the
+// DMA engine as a quiet job (docs/hba.md, "DMA"), so nothing of it shows before its end: the port may
+// hand it over at that end, in the run that sends the R_RDY (docs/loop.md, "Fast path"). Any other
+// frame may start what shows at once (a response completes an I/O): at its EOF.
+sc_core::sc_time InitiatorHba::frame_slack(const loop::LoopFrame& frame) const
+{
+    return fcp::fc_frame_of(frame).iu == fcp::InformationUnit::Data ? delays_.frame_proc : sc_core::SC_ZERO_TIME;
 }
 
 void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame)

@@ -100,6 +100,7 @@ public:
 
     void submit(IoRequest* io) override;
     void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
+    sc_core::sc_time frame_slack(const loop::LoopFrame& frame) const override;
     void frame_sent(const loop::LoopFrame& frame) override;
 
     std::size_t outstanding() const { return exchanges_.size(); }

@@ -1,5 +1,9 @@
 #include "fcal/hba/service_queue.hpp"
 
+#include <algorithm>
+
+#include "fcal/kernel/now.hpp"
+
 namespace fcal::hba {
 
 ServiceQueue::ServiceQueue(sc_core::sc_module_name name, WorkOwner& owner) : sc_module(name), owner_(owner)
@@ -15,10 +19,31 @@ void ServiceQueue::run(const sc_core::sc_time& duration, Work then)
     if (!busy_) start_next();
 }
 
+void ServiceQueue::run_from(const sc_core::sc_time& arrived, const sc_core::sc_time& duration, Work then)
+{
+    if (busy_) {
+        run(duration, std::move(then));  // the job in progress ends now or later: this one follows it
+        return;
+    }
+    const sc_core::sc_time now = kernel::now();
+    const sc_core::sc_time end = std::max(arrived, free_at_) + duration;
+    busy_time_ += duration;
+    free_at_ = end;
+    if (arrived < now && end <= now) {
+        // Handed over late (PortUser::frame_slack), at the end of its processing: done now.
+        owner_.work_done(then);
+        return;
+    }
+    jobs_.push_back({duration, std::move(then)});
+    busy_ = true;
+    done_.notify(end - now);
+}
+
 void ServiceQueue::start_next()
 {
     busy_ = true;
     busy_time_ += jobs_.front().duration;
+    free_at_ = kernel::now() + jobs_.front().duration;
     done_.notify(jobs_.front().duration);
 }
 

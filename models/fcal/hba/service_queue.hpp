@@ -14,6 +14,11 @@ public:
     ServiceQueue(sc_core::sc_module_name name, WorkOwner& owner);
 
     void run(const sc_core::sc_time& duration, Work then);
+    // A job that arrived at `arrived` (now or before, when nothing else has been queued since): it
+    // starts then, or when the job before it ends. One that arrived before now and ends now is done
+    // at once, in the caller's activation (PortUser::frame_slack: the port hands a frame over at the
+    // end of its processing); any other as run() does it.
+    void run_from(const sc_core::sc_time& arrived, const sc_core::sc_time& duration, Work then);
     std::size_t backlog() const { return jobs_.size(); }
     double busy_s() const { return busy_time_.to_seconds(); }
 
@@ -28,6 +33,7 @@ private:
     WorkOwner& owner_;
     kernel::RingQueue<Job> jobs_;
     bool busy_ = false;
+    sc_core::sc_time free_at_;  // when the last job started ends
     sc_core::sc_event done_;
     sc_core::sc_time busy_time_;  // summed exactly, in the kernel's time unit
 };

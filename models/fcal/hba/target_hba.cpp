@@ -93,7 +93,15 @@ TargetHba::Active* TargetHba::live(std::uint16_t rx_id, std::uint64_t serial)
 
 void TargetHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 {
-    frame_proc_.run(delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
+    frame_proc_.run_from(port_.frame_end(), delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
+}
+
+// Write data: its processing frees the buffer (the port sends the R_RDY) and hands the payload to the
+// DMA engine (docs/hba.md, "DMA"), nothing of it showing before its end: the port may hand it over at
+// that end (docs/loop.md, "Fast path"; InitiatorHba::frame_slack). Any other frame: at its EOF.
+sc_core::sc_time TargetHba::frame_slack(const loop::LoopFrame& frame) const
+{
+    return fcp::fc_frame_of(frame).iu == fcp::InformationUnit::Data ? delays_.frame_proc : sc_core::SC_ZERO_TIME;
 }
 
 void TargetHba::handle(const fcp::FcFrame& f)

@@ -58,6 +58,8 @@ public:
     TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port);
 
     void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
+
+    sc_core::sc_time frame_slack(const loop::LoopFrame& frame) const override;
     bool wants_frame_sent() const override { return false; }  // the loop port may send frames back to back
     void disk_ready(std::uint64_t tag) override;
     void read_data(std::uint64_t tag, std::uint32_t bytes) override;

@@ -111,14 +111,20 @@ void LPort::receive(const sc_time& arrival, const Word& word)
             return;
         }
     }
-    if (in_.hold(arrival, word, may_wait(arrival, word))) rx_event_.notify(arrival - now);
+    sc_time frame_deadline;
+    if (in_.hold(arrival, word, may_wait(arrival, word, frame_deadline))) rx_event_.notify(arrival - now);
+    if (frame_deadline > arrival) {
+        deferred_frames_.push_back({arrival, frame_deadline});
+        rx_event_.notify(frame_deadline - now);  // an earlier notification wins: arm_rx_event() re-arms then
+    }
 }
 
 // A change this port must process may wait for its next run when the port runs by then anyway and
 // the change alters nothing it does before (Lpsm::may_wait), judged on what the port will have
-// received by then. Behind a change that alters the LPSM's state (CLS, OPN), or as the word after a
-// frame for the port (it completes that frame): never.
-bool LPort::may_wait(const sc_time& arrival, const Word& word) const
+// received by then. Behind a change that alters the LPSM's state (CLS, OPN): never. As the word after a
+// frame for the port (it completes that frame): only within the frame's slack (PortUser::frame_slack),
+// `frame_deadline` then being when the slack ends.
+bool LPort::may_wait(const sc_time& arrival, const Word& word, sc_time& frame_deadline) const
 {
     if (observed_ || words_hit_) return false;
     const Word* last_fill = nullptr;
@@ -133,7 +139,16 @@ bool LPort::may_wait(const sc_time& arrival, const Word& word) const
             alters_state = true;
     });
     const bool completes_frame = last ? last->kind == WordKind::Frame : lpsm_.receiving_frame();
-    if (alters_state || completes_frame || !lpsm_.may_wait(word, last_fill)) return false;
+    if (alters_state || !lpsm_.may_wait(word, last_fill)) return false;
+    if (completes_frame) {
+        // Only a frame for this port and its layer above (not one passing through, nor a loop
+        // initialization frame) whose layer above has slack.
+        if (!last || !user_ || last->frame->destination != cfg_.al_pa || last->frame->loop_init()) return false;
+        const sc_time slack = user_->frame_slack(*last->frame);
+        if (slack == sc_core::SC_ZERO_TIME) return false;
+        frame_deadline = arrival + slack;
+        return true;
+    }
     // A frame's effect waits for the word that completes it, which comes in time; a fill word's only
     // for the port's next decision. An R_RDY is counted: the port must run by the time it arrives.
     return word.kind != WordKind::RRdy || (wake_at_ && arrival <= *wake_at_);
@@ -163,7 +178,24 @@ void LPort::arm_rx_event(const sc_time& now)
         const sc_time first = *in_.first_waiting();
         at = at ? std::min(*at, first) : first;
     }
+    if (!deferred_frames_.empty()) {
+        const sc_time& deadline = deferred_frames_.front().deadline;
+        at = at ? std::min(*at, deadline) : deadline;
+    }
     if (at) rx_event_.notify(*at - now);
+}
+
+// Frames whose EOF has arrived but which the port takes within their slack are taken now, before
+// something changes what the port does with what it receives (initialization, leaving the ring).
+void LPort::take_deferred_frames()
+{
+    if (running_ || deferred_frames_.empty() || deferred_frames_.front().eof > kernel::now()) return;
+    run(kernel::now());
+}
+
+void LPort::drop_deferred_frames_after(const sc_time& cutoff)
+{
+    while (!deferred_frames_.empty() && deferred_frames_[deferred_frames_.size() - 1].eof > cutoff) deferred_frames_.erase(deferred_frames_.size() - 1);
 }
 
 // A change this port passed on reaches it now: take note of what it transmitted.
@@ -190,6 +222,7 @@ void LPort::recall_passed_through(const sc_time& now)
 // recalled: drop it, and have the ports downstream drop what this one passed on in turn.
 void LPort::truncate_after(const sc_time& cutoff)
 {
+    drop_deferred_frames_after(cutoff);
     if (in_.truncate_after(cutoff)) withdraw_after(cutoff);
 }
 
@@ -495,6 +528,8 @@ PortStats LPort::stats() const
     PortStats s = stats_.stats();
     // An own frame whose end the port has not yet taken note of (plan_own_word_end).
     if (planned_ && tx_word_.kind == WordKind::Frame && kernel::now() > tx_end_) ++s.frames_sent;
+    // Frames for it whose EOF has arrived, taken within their slack (PortUser::frame_slack).
+    for (std::size_t i = 0; i < deferred_frames_.size() && deferred_frames_[i].eof <= kernel::now(); ++i) ++s.frames_received;
     return s;
 }
 
@@ -538,6 +573,9 @@ void LPort::release_buffer()
 {
     lpsm_.release_buffer();
     sample_vcd();
+    // Inside its own run the buffer is freed by the layer above's processing of a frame it took
+    // within its slack (PortUser::frame_slack): the run sends the R_RDY itself.
+    if (running_) return;
     if (!grant_at_once()) kick();
 }
 
@@ -583,9 +621,12 @@ void LPort::run(const sc_time& now)
             catch_up(c);
         else if (takes_in_init(c))
             take_in_init(c);
-        else
+        else {
+            frame_end_ = c.at;  // the EOF, if c completes a frame (frame_received())
             lpsm_.receive(c.word);
+        }
     });
+    while (!deferred_frames_.empty() && deferred_frames_.front().eof <= now) deferred_frames_.pop_front();  // taken
     if (sequence_repeats_ > 0) repeat_sequence(now, true);
 
     end_own_word(now);

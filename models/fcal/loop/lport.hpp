@@ -62,6 +62,7 @@
 #include "fcal/loop/word.hpp"
 #include "fcal/loop/word_errors.hpp"
 #include "fcal/loop/word_spacing.hpp"
+#include "fcal/kernel/ring_queue.hpp"
 #include "fcal/kernel/timers.hpp"
 #include "fcal/phy/link_timing.hpp"
 
@@ -99,6 +100,9 @@ public:
     // it; Loop::start_lip wakes every port before a LIP). Nothing if not folded.
     void wake();
     void release_buffer();   // a received frame has been consumed; its buffer is free again
+    // When the frame frame_received() hands over ended (its EOF arrived), which may be before now
+    // (PortUser::frame_slack).
+    const sc_core::sc_time& frame_end() const { return frame_end_; }
 
     // Loop initialization (docs/loop_init.md, "Initialization in the running loop"; lport_init.cpp).
     // The port initializes now: it sends `lip` (by default LIP(F7,F7) or LIP(F7,x)). Loop::start_lip
@@ -210,7 +214,9 @@ private:
     void clip_input_after(const sc_core::sc_time& cutoff);
     void compact_log();
     void arm_rx_event(const sc_core::sc_time& now);
-    bool may_wait(const sc_core::sc_time& arrival, const Word& word) const;
+    bool may_wait(const sc_core::sc_time& arrival, const Word& word, sc_core::sc_time& frame_deadline) const;
+    void take_deferred_frames();
+    void drop_deferred_frames_after(const sc_core::sc_time& cutoff);
     void wake_at(const sc_core::sc_time& t, const sc_core::sc_time& now);
     // Inline: it runs at every activation; the report is out of line.
     void guard_against_livelock(const sc_core::sc_time& now)
@@ -294,6 +300,13 @@ private:
     // Receive side.
     EdgeLink in_;
     sc_core::sc_event rx_event_;
+    // Frames for the port whose EOF has arrived but which it takes later, within the layer above's
+    // slack (PortUser::frame_slack): when each EOF arrived and by when the port runs to take it.
+    struct DeferredFrame {
+        sc_core::sc_time eof, deadline;
+    };
+    kernel::RingQueue<DeferredFrame> deferred_frames_;
+    sc_core::sc_time frame_end_;
 
     // Transmit side.
     WordSpacing spacing_;

@@ -42,12 +42,14 @@ void LPort::splice_to(LPort& to, const sc_time& hop, const sc_time& now)
 
 void LPort::leave_ring(const sc_time& now)
 {
+    take_deferred_frames();  // a frame whose EOF arrived was received
     cut_output(now);
     if (upstream_) upstream_->cut_output(now);
     upstream_ = nullptr;
     // What was on its way to it is lost in the open slot (dropping it also keeps a LIP in flight
     // from putting the port into OPEN-INIT, out of the loop for ever).
     in_.truncate_after(sc_core::SC_ZERO_TIME);
+    drop_deferred_frames_after(sc_core::SC_ZERO_TIME);
     sequence_repeats_ = 0;
     init_busy_ = false;
     init_timers_.cancel(e_d_tov_);

@@ -1,5 +1,7 @@
 #pragma once
 // Callbacks from an L_Port to the layer above it (the HBA, or a test endpoint).
+#include <systemc>
+
 #include "fcal/loop/loop_frame.hpp"
 #include "fcal/loop/lpsm_state.hpp"
 
@@ -11,6 +13,11 @@ public:
     // A whole frame addressed to this port arrived (end of EOF). It occupies one incoming buffer
     // until the user calls LPort::release_buffer().
     virtual void frame_received(std::shared_ptr<const LoopFrame> frame) = 0;
+    // How long after its EOF the user may be handed `frame` without anything changing: its own
+    // processing takes that long and shows nothing before its end, and it takes the frame's EOF time
+    // from LPort::frame_end(). The port then hands the frame over when that time is up, in the run
+    // that also sends what the processing frees (docs/loop.md, "Fast path"). Zero: at its EOF.
+    virtual sc_core::sc_time frame_slack(const LoopFrame& /*frame*/) const { return sc_core::SC_ZERO_TIME; }
     // The last word of a frame of ours left the port.
     virtual void frame_sent(const LoopFrame& /*frame*/) {}
     // False: the port never calls frame_sent(), and need not run at the end of each frame it sends
