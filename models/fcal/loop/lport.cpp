@@ -573,9 +573,9 @@ void LPort::release_buffer()
 {
     lpsm_.release_buffer();
     sample_vcd();
-    // Inside its own run the buffer is freed by the layer above's processing of a frame it took
-    // within its slack (PortUser::frame_slack): the run sends the R_RDY itself.
-    if (running_) return;
+    // Inside its own run, by the layer above's processing of a frame the port took at the end of its
+    // slack (PortUser::frame_slack): the run sends the R_RDY itself.
+    if (running_ && frame_end_ < kernel::now()) return;
     if (!grant_at_once()) kick();
 }
 
