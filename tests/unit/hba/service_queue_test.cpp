@@ -1,4 +1,4 @@
-// ServiceQueue::run_from (docs/loop.md, "Fast path", "Taking a frame at the end of its processing"):
+// ServiceQueue::run_from (docs/loop.md, "Fast path": taking a frame at the end of its processing):
 // a job handed over after it arrived starts at its arrival, or when the job before it ends, exactly
 // as if it had been handed over on arrival; one that ends in the instant it is handed over is done
 // at once, in the caller's activation; any other ends with a notification as run()'s jobs do.

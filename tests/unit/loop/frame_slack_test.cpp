@@ -1,6 +1,6 @@
 // A frame whose layer above has slack (PortUser::frame_slack) is handed over at the end of that slack,
 // with its EOF time (LPort::frame_end), and the buffer its processing frees goes back as an R_RDY in
-// the same run (docs/loop.md, "Fast path", "Taking a frame at the end of its processing"): the sender
+// the same run (docs/loop.md, "Fast path": taking a frame at the end of its processing): the sender
 // sees exactly what it sees when the receiver takes each frame at its EOF and frees it `hold` later.
 #include <catch2/catch.hpp>
 
