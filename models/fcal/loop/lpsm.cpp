@@ -16,7 +16,9 @@ LoopInitPortConfig init_config(const PortConfig& config)
 }
 
 // Out of line, so that prepare() stays as lean for the steady state as it was.
-[[gnu::noinline]] Word loop_init_frame_word(const LoopInitFrame& li)
+// The word's sender is the port that transmits this copy: every port stores and forwards an LI
+// frame, so each copy crosses only the links to the next port (Lpsm::hit()).
+[[gnu::noinline]] Word loop_init_frame_word(const LoopInitFrame& li, phy::AlPa sender)
 {
     auto frame = std::make_shared<LoopFrame>();
     // D_ID = S_ID = 0000EF: the low byte, for traces; Sof::Il keeps routing away from it.
@@ -24,7 +26,9 @@ LoopInitPortConfig init_config(const PortConfig& config)
     frame->payload_bytes = li.payload_bytes();
     frame->sof = Sof::Il;
     frame->content = std::make_shared<LoopInitFrame>(li);
-    return Word::frame_of(std::move(frame));
+    Word w = Word::frame_of(std::move(frame));
+    w.sender = sender;
+    return w;
 }
 
 }  // namespace
@@ -222,7 +226,8 @@ void Lpsm::frame_complete()
 bool Lpsm::hit(const Word& w)
 {
     if (!errors_) return false;
-    const phy::AlPa from = w.kind == WordKind::Frame ? w.frame->source : w.sender;
+    // (An LI frame's source is the header's EF, not the port that sent this copy: its sender.)
+    const phy::AlPa from = w.kind == WordKind::Frame && !w.frame->loop_init() ? w.frame->source : w.sender;
     const std::uint64_t n = errors_->hits(w, directory_.links(from, cfg_.al_pa));
     if (n == 0) return false;
     observer_.code_violations(n);
@@ -431,7 +436,7 @@ Word Lpsm::prepare(const Decision& d)
         cls.sender = cfg_.al_pa;
         return cls;
     }
-    case K::InitFrame: return loop_init_frame_word(answer_->frame);
+    case K::InitFrame: return loop_init_frame_word(answer_->frame, cfg_.al_pa);
     case K::InitFill: return Word::arb(phy::kArbFairnessFill);
     default: return Word::idle();
     }
@@ -628,9 +633,9 @@ void Lpsm::lip_recognised(bool originator)
 {
     if (originator) sent_lip_ = false;
     if (!in_initialization()) drop_circuit_and_bid();
-    // An originator stops its LIPs and sends IDLE, which removes them when they come back round;
-    // every other port repeats what it receives, the LIPs first.
-    init_fill_ = originator ? InitFill::Idle : InitFill::Repeat;
+    // An originator stops its LIPs (once it has sent the minimum) and sends IDLE, which removes them
+    // when they come back round; every other port repeats what it receives, the LIPs first.
+    init_fill_ = originator ? InitFill::MinimumLips : InitFill::Repeat;
     rx_fill_ = rx_word_;  // the LIP: what a repeating port sends from now on
     answer_.reset();
     set_state(LpsmState::OpenInit);
@@ -700,7 +705,8 @@ void Lpsm::lose_signal() { sequences_.reset(); }
 Word Lpsm::init_fill() const
 {
     switch (init_fill_) {
-    case InitFill::Lip: return lip_;
+    case InitFill::Lip:
+    case InitFill::MinimumLips: return lip_;
     case InitFill::Idle: return Word::idle();
     case InitFill::ArbF0: return Word::arb(phy::kArbFairnessFill);
     case InitFill::Repeat: break;

@@ -161,8 +161,8 @@ TEST_CASE("lpsm init words: three ports initialize, word by word", "[loop][lpsm]
     CHECK(c.lpsm.next().kind == K::None);
 
     // Three LIPs round the ring: D1 and D2 enter OPEN-INIT at their third, repeating them; C at its
-    // third back, as originator: it stops its LIPs and answers with its LISM (at once, once 12 LIPs
-    // are out).
+    // third back, as originator: it stops its LIPs once 12 are out (the port says when) and answers
+    // with its LISM.
     for (int i = 0; i < 3; ++i) {
         CHECK(d1.lpsm.state() == LpsmState::Monitoring);
         d1.lpsm.receive(c.lpsm.fill());
@@ -174,6 +174,10 @@ TEST_CASE("lpsm init words: three ports initialize, word by word", "[loop][lpsm]
     CHECK(d2.lpsm.state() == LpsmState::OpenInit);
     CHECK(d1.lpsm.fill() == kLipF7F7);
     CHECK(c.lpsm.state() == LpsmState::OpenInit);
+    CHECK(c.lpsm.sends_minimum_lips());
+    CHECK(c.lpsm.fill() == kLipF7F7);  // fewer than 3 would not be recognised downstream
+    c.lpsm.minimum_lips_sent();
+    CHECK_FALSE(c.lpsm.sends_minimum_lips());
     CHECK(c.lpsm.fill() == Word::idle());
     REQUIRE(c.lpsm.next().kind == K::InitFrame);
     CHECK(c.lpsm.answer_min_lips() == loop::kLipsBeforeLism);
@@ -371,10 +375,13 @@ TEST_CASE("lpsm init words: an originator that must initialize while its own LIP
     c.lpsm.initialize();
     for (int i = 0; i < 3; ++i) c.lpsm.receive(kLipF7F7);
     REQUIRE(c.lpsm.state() == LpsmState::OpenInit);
+    c.lpsm.minimum_lips_sent();
     REQUIRE(c.lpsm.fill() == Word::idle());
     c.lpsm.initialize();
     CHECK(c.lpsm.state() == LpsmState::OpenInit);
-    CHECK(c.lpsm.fill() == Word::idle());  // it removes its LIPs
+    CHECK(c.lpsm.fill() == kLipF7F7);  // it sends its minimum of LIPs again
+    c.lpsm.minimum_lips_sent();
+    CHECK(c.lpsm.fill() == Word::idle());  // then removes its LIPs
     CHECK(c.lpsm.next().kind == K::InitFrame);  // and sends its LISM
     CHECK(li(c.act(K::InitFrame)).id == LiId::Lism);
 }
