@@ -591,7 +591,7 @@ bool Lpsm::receive_init(const Word& w)
         // LPB and LPE act on the enclosure's bypass circuits, not on the LPSM.
         // Its own LIPs back make the port the originator; another port's it joins as a repeater, so
         // that they go on round to the port that sends them, the only one that removes them.
-        if (recognised && recognised->is_lip()) lip_recognised(sent_lip_ && own_lip(*recognised));
+        if (recognised && recognised->is_lip() && !removes_own_lips(*recognised)) lip_recognised(sent_lip_ && own_lip(*recognised));
         return true;
     }
     ++progress_;
@@ -627,6 +627,17 @@ bool Lpsm::own_lip(const phy::OrderedSet& lip) const
 {
     const phy::AlPa none = phy::OrderedSet::lip_initializing(std::nullopt).x();
     return lip == lip_.ordered_set() || (lip.x() != none && lip.x() == cfg_.al_pa);
+}
+
+// An originator removes its LIPs with its IDLEs until those come back: a run of its own LIPs that
+// arrives meanwhile is one it sent before it knew it originated (a LIP(F7,x) it switched to after its
+// LIP(F8,x) had filled the loop, say), not a new initialization (docs/loop_init.md, "The LPSM in
+// initialization").
+bool Lpsm::removes_own_lips(const phy::OrderedSet& lip) const
+{
+    if (state_ != LpsmState::OpenInit) return false;
+    const bool removing = init_fill_ == InitFill::MinimumLips || (init_fill_ == InitFill::Idle && !init_.master());
+    return removing && own_lip(lip);
 }
 
 void Lpsm::lip_recognised(bool originator)

@@ -239,6 +239,7 @@ private:
     // An originator (its own LIPs are back) sends IDLE; every other port repeats the LIPs.
     bool own_lip(const phy::OrderedSet& lip) const;
     void lip_recognised(bool originator);
+    bool removes_own_lips(const phy::OrderedSet& lip) const;
     void drop_circuit_and_bid();
     void init_frame_complete(const LoopInitFrame& frame);
     void answer(LoopInitProcedure::Output out, double delay_s, unsigned min_lips = 0);

@@ -403,3 +403,30 @@ TEST_CASE("lpsm init words: a port whose receiver lost the signal, or that left 
         CHECK(d.lpsm.fill().ordered_set() == lip_f8.ordered_set());
     }
 }
+
+TEST_CASE("lpsm init words: an originator removes a LIP of its own that comes back after the one that made it originate",
+          "[loop][lpsm][init]")
+{
+    // The port downstream of a closing bypass (docs/loop_init.md, "Port bypass circuits") had filled the
+    // loop with LIP(F8,x) and, in the instant the bypass closes, switches to LIP(F7,x): its LIP(F8,x) back
+    // makes it the originator, and its LIP(F7,x) come back behind them, before its IDLEs.
+    Port c(config(0x01, 0));
+    const Word f8 = Word::sequence(phy::OrderedSet::lip_failure(0x01));
+    const Word f7 = Word::sequence(phy::OrderedSet::lip_initializing(0x01));
+    c.lpsm.initialize(f8.ordered_set());
+    c.lpsm.initialize(f7.ordered_set());
+    for (int i = 0; i < 3; ++i) c.lpsm.receive(f8);
+    REQUIRE(c.lpsm.state() == LpsmState::OpenInit);
+    c.lpsm.minimum_lips_sent();
+    REQUIRE(c.lpsm.fill() == Word::idle());
+    REQUIRE(c.lpsm.next().kind == K::InitFrame);  // its LISM
+    for (int i = 0; i < 4; ++i) c.lpsm.receive(f7);
+    CHECK(c.lpsm.fill() == Word::idle());  // removed, not repeated round the loop for ever
+    CHECK(c.lpsm.next().kind == K::InitFrame);  // the procedure goes on: no new initialization
+    CHECK(c.rec.states == std::vector<LpsmState>{LpsmState::Initializing, LpsmState::OpenInit});
+    // Once its IDLEs are back it repeats, and a LIP after that starts a new initialization.
+    c.lpsm.receive(Word::idle());
+    CHECK(c.lpsm.fill() == Word::idle());
+    for (int i = 0; i < 3; ++i) c.lpsm.receive(f7);
+    CHECK(c.lpsm.fill() == f7);
+}
