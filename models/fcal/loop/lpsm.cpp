@@ -551,6 +551,7 @@ void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
     answer_.reset();
     ++progress_;
     sent_lip_ = true;
+    last_lip_back_ = false;
     set_state(LpsmState::Initializing);
     // A port in INITIALIZING that receives LIP enters OPEN-INIT, but a LIP run it recognised before and
     // that still arrives would never begin again: it takes it now, before sending a LIP of its own
@@ -582,6 +583,7 @@ bool Lpsm::receive_init(const Word& w)
     rx_word_ = w;
     rx_ = Rx::Repeated;
     if (w.is_sequence()) {
+        if (w == lip_) last_lip_back_ = true;
         if (in_initialization()) {
             ++progress_;
             rx_fill_ = w;
@@ -597,9 +599,11 @@ bool Lpsm::receive_init(const Word& w)
     ++progress_;
     if (w.is_fill()) {
         rx_fill_ = w;
-        // An originator's own IDLEs are back: its LIPs are off the loop, and it repeats from now on
-        // (the master's ARB(F0) must get round). The master keeps its own fill words.
-        if (state_ == LpsmState::OpenInit && init_fill_ == InitFill::Idle && !init_.master()) init_fill_ = InitFill::Repeat;
+        // An originator's own IDLEs are back, behind the last LIP it sent: its LIPs are off the loop,
+        // and it repeats from now on (the master's ARB(F0) must get round). The master keeps its own
+        // fill words.
+        if (state_ == LpsmState::OpenInit && init_fill_ == InitFill::Idle && !init_.master() && last_lip_back_)
+            init_fill_ = InitFill::Repeat;
         if (state_ == LpsmState::OpenInit && w.is_arb(phy::kArbFairnessFill)) {
             auto out = init_.arb_f0_received();
             if (out.is(LoopInitProcedure::Output::Kind::Frame)) {
@@ -671,6 +675,7 @@ void Lpsm::answer(LoopInitProcedure::Output out, double delay_s, unsigned min_li
 void Lpsm::finish_init()
 {
     sent_lip_ = false;
+    last_lip_back_ = true;
     if (const auto a = init_.al_pa()) cfg_.al_pa = *a;
     access_ = true;
     set_state(LpsmState::Monitoring);
@@ -702,6 +707,7 @@ void Lpsm::leave_loop()
     drop_circuit_and_bid();
     lose_signal();
     sent_lip_ = false;
+    last_lip_back_ = true;
     rx_ = Rx::Repeated;
     init_fill_ = InitFill::Repeat;
     answer_.reset();

@@ -322,6 +322,9 @@ private:
     InitFill init_fill_ = InitFill::Repeat;
     Word lip_;  // INITIALIZING: the LIP it sends
     bool sent_lip_ = false;  // it sent LIP of its own, not yet back: its LIPs back make it the originator
+    // The LIP it sent last has come back (or it sent none): an originator that switched LIPs (LIP(F8,x)
+    // to LIP(F7,x)) removes LIPs until its IDLEs are back behind the last (removes_own_lips()).
+    bool last_lip_back_ = true;
     // The procedure's answer, not yet sent (next() gives it).
     std::optional<LoopInitProcedure::Output> answer_;
     double answer_delay_s_ = 0;

@@ -60,3 +60,23 @@ def test_a_lip_at_the_instant_the_bypass_closes(fcal_sim, tmp_path, pulled):
     assert {a["port"] for a in brk["al_pas"]} == {"controller"} | {f"disk{d}" for d in range(DISKS) if d != pulled}
     words = (brk["duration_us"] * 1e-6 - expected_down_s(pulled)) / WORD_S
     assert abs(words) < 0.01, f"{brk['duration_us']} us, {words:+.4f} words from {expected_down_s(pulled) * 1e6} us"
+
+
+@pytest.mark.parametrize("disks, pulled, lip_from", [(2, 0, 1), (2, 1, None), (4, 1, 2), (4, 3, None), (4, 3, 0)])
+@pytest.mark.parametrize("offset_ns", [-40, -18.824, -10, 0, 5, 18.824, 100, 200, 300, 500])
+def test_a_lip_near_the_instant_the_bypass_closes(fcal_sim, tmp_path, disks, pulled, lip_from, offset_ns):
+    """The same within a few hundred nanoseconds of the closure, from the controller or a disk: a port that
+    switched its LIP(F8,x) to LIP(F7,x) shortly before or after its LIP(F8,x) came back removes both (before
+    the fix: LIPs circulating for ever, or an internal error). The loop must initialize and the run end."""
+    out = tmp_path / "r.json"
+    lip = [f"event.1.disk={lip_from}"] if lip_from is not None else []
+    r = fcal_sim(*sets(f"disk.count={disks}", "loop.initialize_at_start=true", f"event.0.at_ms={PULL_MS}",
+                       "event.0.kind=remove", f"event.0.disk={pulled}",
+                       f"event.1.at_ms={PULL_MS + DETECT_S * 1e3 + offset_ns * 1e-6:.9f}", "event.1.kind=lip", *lip,
+                       "workload.measured_ios=60", "workload.warmup_ios=10", "initiator.exchange_timeout_ms=150",
+                       "sim.time_limit_s=1"),
+                 "--quiet", "--stats-json", out, timeout=120)
+    assert r.code == 0, f"exit {r.code}: {r.err[-2000:]}"
+    res = load_results(out)["results"]
+    assert res["run_end"] == "completed" and res["outstanding_ios"] == 0
+    assert all(i["complete"] for i in res["loop_init"])
