@@ -41,21 +41,28 @@ def expected_down_s(pulled: int) -> float:
     return DETECT_S + spliced + 4 * WORD_S + after_lips_s(n, r, k=k)
 
 
-@pytest.mark.parametrize("pulled", range(DISKS))
-def test_a_lip_at_the_instant_the_bypass_closes(fcal_sim, tmp_path, pulled):
+def run(fcal_sim, tmp_path, disks: int, pulled: int, lip_ms: float, lip_from: int | None = None) -> dict:
+    """The run with disk `pulled` of `disks` removed at PULL_MS and a LIP at lip_ms (from the controller, or disk
+    lip_from): short, frames lost at the break recovered after 150 ms (FCP recovery). Its results, once it has
+    ended by itself with every I/O completed or failed and every initialization complete."""
     out = tmp_path / "r.json"
-    lip_ms = PULL_MS + DETECT_S * 1e3
-    r = fcal_sim(*sets(f"disk.count={DISKS}", "loop.initialize_at_start=true", f"event.0.at_ms={PULL_MS}",
-                       "event.0.kind=remove", f"event.0.disk={pulled}", f"event.1.at_ms={lip_ms}", "event.1.kind=lip",
-                       # A short run: frames lost at the break are recovered after 150 ms (FCP recovery).
-                       "workload.measured_ios=100", "workload.warmup_ios=20", "initiator.exchange_timeout_ms=150",
+    lip = [f"event.1.disk={lip_from}"] if lip_from is not None else []
+    r = fcal_sim(*sets(f"disk.count={disks}", "loop.initialize_at_start=true", f"event.0.at_ms={PULL_MS}",
+                       "event.0.kind=remove", f"event.0.disk={pulled}", f"event.1.at_ms={lip_ms:.9f}", "event.1.kind=lip",
+                       *lip, "workload.measured_ios=100", "workload.warmup_ios=20", "initiator.exchange_timeout_ms=150",
                        "sim.time_limit_s=1"),
                  "--quiet", "--stats-json", out, timeout=120)
     assert r.code == 0, f"exit {r.code}: {r.err[-2000:]}"
     res = load_results(out)["results"]
     assert res["run_end"] == "completed" and res["outstanding_ios"] == 0
+    assert all(i["complete"] for i in res["loop_init"]), res["loop_init"]
+    return res
+
+
+@pytest.mark.parametrize("pulled", range(DISKS))
+def test_a_lip_at_the_instant_the_bypass_closes(fcal_sim, tmp_path, pulled):
+    res = run(fcal_sim, tmp_path, DISKS, pulled, PULL_MS + DETECT_S * 1e3)
     first, brk = res["loop_init"]  # initialize_at_start's, then the break's (the LIP joins it)
-    assert first["complete"] and brk["complete"]
     assert brk["start_us"] == pytest.approx(PULL_MS * 1e3)
     assert {a["port"] for a in brk["al_pas"]} == {"controller"} | {f"disk{d}" for d in range(DISKS) if d != pulled}
     words = (brk["duration_us"] * 1e-6 - expected_down_s(pulled)) / WORD_S
@@ -68,15 +75,4 @@ def test_a_lip_near_the_instant_the_bypass_closes(fcal_sim, tmp_path, disks, pul
     """The same within a few hundred nanoseconds of the closure, from the controller or a disk: a port that
     switched its LIP(F8,x) to LIP(F7,x) shortly before or after its LIP(F8,x) came back removes both (before
     the fix: LIPs circulating for ever, or an internal error). The loop must initialize and the run end."""
-    out = tmp_path / "r.json"
-    lip = [f"event.1.disk={lip_from}"] if lip_from is not None else []
-    r = fcal_sim(*sets(f"disk.count={disks}", "loop.initialize_at_start=true", f"event.0.at_ms={PULL_MS}",
-                       "event.0.kind=remove", f"event.0.disk={pulled}",
-                       f"event.1.at_ms={PULL_MS + DETECT_S * 1e3 + offset_ns * 1e-6:.9f}", "event.1.kind=lip", *lip,
-                       "workload.measured_ios=60", "workload.warmup_ios=10", "initiator.exchange_timeout_ms=150",
-                       "sim.time_limit_s=1"),
-                 "--quiet", "--stats-json", out, timeout=120)
-    assert r.code == 0, f"exit {r.code}: {r.err[-2000:]}"
-    res = load_results(out)["results"]
-    assert res["run_end"] == "completed" and res["outstanding_ios"] == 0
-    assert all(i["complete"] for i in res["loop_init"])
+    run(fcal_sim, tmp_path, disks, pulled, PULL_MS + DETECT_S * 1e3 + offset_ns * 1e-6, lip_from)
