@@ -54,7 +54,7 @@ def formula_s(ports: int, k: int = 0, p: float = PROC_S, wait_s: float = 0.0) ->
     """T of docs/loop_init.md, "Initialization time", phase by phase: N ports on the ring (R = N h), the master
     k ports downstream of the originator (D = k h), position maps, W = wait_s."""
     r = ports * HOP_S
-    return max(r + 4 * WORD_S, MIN_LIPS * WORD_S) + wait_s + after_lips_s(ports, r, k, p)
+    return max(r + 2 * WORD_S, MIN_LIPS * WORD_S) + 2 * WORD_S + wait_s + after_lips_s(ports, r, k, p)
 
 
 def after_lips_s(ports: int, r: float, k: int = 0, p: float = PROC_S) -> float:

@@ -23,8 +23,8 @@ def test_formula_is_the_closed_form() -> None:
     hop = 6 * WORD_S + CABLE_S
     assert formula_s(5, k=3) - formula_s(5) == pytest.approx(3 * (12 * WORD_S + PROC_S) + 3 * hop, rel=1e-12)
     assert formula_s(5, wait_s=1e-6) - formula_s(5) == pytest.approx(1e-6, rel=1e-9)
-    # 12 LIPs bound the first phase on a loop shorter than 8 words of round trip.
-    assert formula_s(1) == pytest.approx(12 * WORD_S + 1 * (12 * WORD_S + PROC_S) + 3 * hop
+    # 12 LIPs, then 2 fill words, bound the first phase on a loop shorter than 10 words of round trip.
+    assert formula_s(1) == pytest.approx(14 * WORD_S + 1 * (12 * WORD_S + PROC_S) + 3 * hop
                                          + 4 * (14 * WORD_S + PROC_S + hop) + 2 * (42 * WORD_S + PROC_S + hop), rel=1e-12)
 
 

@@ -102,8 +102,9 @@ for i, port in enumerate(disks, 1):
     port.emit(T_rec + i * D, "OPEN-INIT", "IDLE", "T_rec + %d D (repeats the originator's IDLE)" % i)
 
 # ---- 2. LISM: the controller's, forwarded by each disk (its name is lower) ------------------------
-# The LISM leaves 2 fill words after the last LIP ended (word spacing), and not before 12 LIPs are out.
-T_lism = max(T_rec + words(PRIMITIVE_GAP), LIPS_BEFORE_LISM * W1)
+# The originator sends LIPs until they are back and 12 are out; the LISM leaves 2 fill words after the
+# last one ended (word spacing).
+T_lism = max(T_rec, LIPS_BEFORE_LISM * W1) + words(PRIMITIVE_GAP)
 assert T_lism == T_rec + words(PRIMITIVE_GAP)
 T_master = round_trip("LISM", LISM_W, T_lism, "T_lism")
 # The controller's own IDLEs came back (T_rec + R) while it sent IDLE after its LISM: it repeats
@@ -146,7 +147,7 @@ assert T_cmd < T_end
 c.emit(T_end, "ARBITRATING", "ARB(%02X)" % CTRL, "T_end = T_cls + R: MONITORING, arbitrates for the queued FCP_CMND")
 
 # ---- the closed form of docs/loop_init.md, "Initialization time" ----------------------------------
-# T = max(R + 4 w, 12 w) + N (12 w + p) + R + R + 4 trip(14) + 2 trip(42) + R, trip(F) = N (F w + p) + R
+# T = max(R + 2 w, 12 w) + 2 w + N (12 w + p) + R + R + 4 trip(14) + 2 trip(42) + R, trip(F) = N (F w + p) + R
 w = LINK.word_exact_ps
 R_exact = N * (LINK.cable + PORT_DELAY_WORDS * w)
 
@@ -155,7 +156,7 @@ def trip(f):
     return N * (f * w + P) + R_exact
 
 
-T_formula = max(R_exact + 4 * w, 12 * w) + N * (12 * w + P) + 3 * R_exact + 4 * trip(14) + 2 * trip(42)
+T_formula = max(R_exact + 2 * w, 12 * w) + 2 * w + N * (12 * w + P) + 3 * R_exact + 4 * trip(14) + 2 * trip(42)
 # The sum of rounded spans stays within a few ps of the exact formula (about 0.2 ps per hop).
 assert abs(T_end - T_formula) < 0.5 * (4 * N + 12 * N), (T_end, T_formula)
 

@@ -41,7 +41,7 @@ LoopInitTiming loop_init_timing(const LoopInitTimingInput& in)
     const double r = in.round_trip_s;
     const double p = in.frame_processing_s;
     LoopInitTiming t;
-    t.lip_s = std::max(r + lip_recognition_s(w) + kGapAfterLipsWords * w, kLipsBeforeLism * w) + in.lism_wait_s;
+    t.lip_s = std::max(r + lip_recognition_s(w), kLipsBeforeLism * w) + kGapAfterLipsWords * w + in.lism_wait_s;
     const double lism_words = static_cast<double>(frame_words_of(LiId::Lism));
     t.lism_s = (in.ports + in.master_offset) * (lism_words * w + p) + r + in.originator_to_master_s;
     t.arb_f0_s = r;

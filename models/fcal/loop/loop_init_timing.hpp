@@ -10,7 +10,7 @@
 // (store and forward: each port receives the whole frame, processes it, retransmits it; the master
 // processes it too before it sends the next). The whole initialization, from the originator's first
 // LIP to the master receiving its CLS back:
-//     T = max(R + 2 w + 2 w, 12 w) + W           LIPs back, recognised, 2 fill words; at least 12 sent; W idle wait
+//     T = max(R + 2 w, 12 w) + 2 w + W           LIPs back and recognised, at least 12 sent; 2 fill words; W idle wait
 //       + (N + k) (12 w + p) + R + D             LISM: k ports from the originator on to the master
 //       + R                                      ARB(F0) round trip
 //       + 4 trip(14)                             LIFA, LIPA, LIHA, LISA

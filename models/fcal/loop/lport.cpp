@@ -630,6 +630,7 @@ void LPort::run(const sc_time& now)
     if (sequence_repeats_ > 0) repeat_sequence(now, true);
 
     end_own_word(now);
+    if (init_busy_) end_minimum_lips(now);
     lpsm_.update_arbitration();
     if (lpsm_.repeats_access_word() && access_word_end_ <= now) {
         // It started arbitrating on the IDLE arriving now: that word is repeated, the next replaced.

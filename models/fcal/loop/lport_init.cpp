@@ -66,6 +66,16 @@ void LPort::receive_init_word(const Word& w, const sc_time& at)
     if (lpsm_.answer_min_lips() > 0) answer_at_ = std::max(answer_at_, lips_since_ + lpsm_.answer_min_lips() * word_);
 }
 
+// An originator sends IDLE in place of its LIPs once it has sent the minimum of them
+// (Lpsm::sends_minimum_lips()).
+void LPort::end_minimum_lips(const sc_time& now)
+{
+    if (!lpsm_.sends_minimum_lips()) return;
+    const sc_time end = lips_since_ + lpsm_.answer_min_lips() * word_;
+    if (now >= end) lpsm_.minimum_lips_sent();
+    else wake_at(end, now);
+}
+
 // At the end of the port's step: a wake-up for the rest of a primitive sequence run, and E_D_TOV.
 void LPort::after_init_step(const sc_time& now)
 {

@@ -16,7 +16,9 @@ LoopInitPortConfig init_config(const PortConfig& config)
 }
 
 // Out of line, so that prepare() stays as lean for the steady state as it was.
-[[gnu::noinline]] Word loop_init_frame_word(const LoopInitFrame& li)
+// The word's sender is the port that transmits this copy: every port stores and forwards an LI
+// frame, so each copy crosses only the links to the next port (Lpsm::hit()).
+[[gnu::noinline]] Word loop_init_frame_word(const LoopInitFrame& li, phy::AlPa sender)
 {
     auto frame = std::make_shared<LoopFrame>();
     // D_ID = S_ID = 0000EF: the low byte, for traces; Sof::Il keeps routing away from it.
@@ -24,7 +26,9 @@ LoopInitPortConfig init_config(const PortConfig& config)
     frame->payload_bytes = li.payload_bytes();
     frame->sof = Sof::Il;
     frame->content = std::make_shared<LoopInitFrame>(li);
-    return Word::frame_of(std::move(frame));
+    Word w = Word::frame_of(std::move(frame));
+    w.sender = sender;
+    return w;
 }
 
 }  // namespace
@@ -222,7 +226,8 @@ void Lpsm::frame_complete()
 bool Lpsm::hit(const Word& w)
 {
     if (!errors_) return false;
-    const phy::AlPa from = w.kind == WordKind::Frame ? w.frame->source : w.sender;
+    // (An LI frame's source is the header's EF, not the port that sent this copy: its sender.)
+    const phy::AlPa from = w.kind == WordKind::Frame && !w.frame->loop_init() ? w.frame->source : w.sender;
     const std::uint64_t n = errors_->hits(w, directory_.links(from, cfg_.al_pa));
     if (n == 0) return false;
     observer_.code_violations(n);
@@ -431,7 +436,7 @@ Word Lpsm::prepare(const Decision& d)
         cls.sender = cfg_.al_pa;
         return cls;
     }
-    case K::InitFrame: return loop_init_frame_word(answer_->frame);
+    case K::InitFrame: return loop_init_frame_word(answer_->frame, cfg_.al_pa);
     case K::InitFill: return Word::arb(phy::kArbFairnessFill);
     default: return Word::idle();
     }
@@ -546,6 +551,7 @@ void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
     answer_.reset();
     ++progress_;
     sent_lip_ = true;
+    last_lip_back_ = false;
     set_state(LpsmState::Initializing);
     // A port in INITIALIZING that receives LIP enters OPEN-INIT, but a LIP run it recognised before and
     // that still arrives would never begin again: it takes it now, before sending a LIP of its own
@@ -577,6 +583,7 @@ bool Lpsm::receive_init(const Word& w)
     rx_word_ = w;
     rx_ = Rx::Repeated;
     if (w.is_sequence()) {
+        if (w == lip_) last_lip_back_ = true;
         if (in_initialization()) {
             ++progress_;
             rx_fill_ = w;
@@ -586,15 +593,17 @@ bool Lpsm::receive_init(const Word& w)
         // LPB and LPE act on the enclosure's bypass circuits, not on the LPSM.
         // Its own LIPs back make the port the originator; another port's it joins as a repeater, so
         // that they go on round to the port that sends them, the only one that removes them.
-        if (recognised && recognised->is_lip()) lip_recognised(sent_lip_ && own_lip(*recognised));
+        if (recognised && recognised->is_lip() && !removes_own_lips(*recognised)) lip_recognised(sent_lip_ && own_lip(*recognised));
         return true;
     }
     ++progress_;
     if (w.is_fill()) {
         rx_fill_ = w;
-        // An originator's own IDLEs are back: its LIPs are off the loop, and it repeats from now on
-        // (the master's ARB(F0) must get round). The master keeps its own fill words.
-        if (state_ == LpsmState::OpenInit && init_fill_ == InitFill::Idle && !init_.master()) init_fill_ = InitFill::Repeat;
+        // An originator's own IDLEs are back, behind the last LIP it sent: its LIPs are off the loop,
+        // and it repeats from now on (the master's ARB(F0) must get round). The master keeps its own
+        // fill words.
+        if (state_ == LpsmState::OpenInit && init_fill_ == InitFill::Idle && !init_.master() && last_lip_back_)
+            init_fill_ = InitFill::Repeat;
         if (state_ == LpsmState::OpenInit && w.is_arb(phy::kArbFairnessFill)) {
             auto out = init_.arb_f0_received();
             if (out.is(LoopInitProcedure::Output::Kind::Frame)) {
@@ -624,13 +633,24 @@ bool Lpsm::own_lip(const phy::OrderedSet& lip) const
     return lip == lip_.ordered_set() || (lip.x() != none && lip.x() == cfg_.al_pa);
 }
 
+// An originator removes its LIPs with its IDLEs until those come back: a run of its own LIPs that
+// arrives meanwhile is one it sent before it knew it originated (a LIP(F7,x) it switched to after its
+// LIP(F8,x) had filled the loop, say), not a new initialization (docs/loop_init.md, "The LPSM in
+// initialization").
+bool Lpsm::removes_own_lips(const phy::OrderedSet& lip) const
+{
+    if (state_ != LpsmState::OpenInit) return false;
+    const bool removing = init_fill_ == InitFill::MinimumLips || (init_fill_ == InitFill::Idle && !init_.master());
+    return removing && own_lip(lip);
+}
+
 void Lpsm::lip_recognised(bool originator)
 {
     if (originator) sent_lip_ = false;
     if (!in_initialization()) drop_circuit_and_bid();
-    // An originator stops its LIPs and sends IDLE, which removes them when they come back round;
-    // every other port repeats what it receives, the LIPs first.
-    init_fill_ = originator ? InitFill::Idle : InitFill::Repeat;
+    // An originator stops its LIPs (once it has sent the minimum) and sends IDLE, which removes them
+    // when they come back round; every other port repeats what it receives, the LIPs first.
+    init_fill_ = originator ? InitFill::MinimumLips : InitFill::Repeat;
     rx_fill_ = rx_word_;  // the LIP: what a repeating port sends from now on
     answer_.reset();
     set_state(LpsmState::OpenInit);
@@ -655,6 +675,7 @@ void Lpsm::answer(LoopInitProcedure::Output out, double delay_s, unsigned min_li
 void Lpsm::finish_init()
 {
     sent_lip_ = false;
+    last_lip_back_ = true;
     if (const auto a = init_.al_pa()) cfg_.al_pa = *a;
     access_ = true;
     set_state(LpsmState::Monitoring);
@@ -686,6 +707,7 @@ void Lpsm::leave_loop()
     drop_circuit_and_bid();
     lose_signal();
     sent_lip_ = false;
+    last_lip_back_ = true;
     rx_ = Rx::Repeated;
     init_fill_ = InitFill::Repeat;
     answer_.reset();
@@ -700,7 +722,8 @@ void Lpsm::lose_signal() { sequences_.reset(); }
 Word Lpsm::init_fill() const
 {
     switch (init_fill_) {
-    case InitFill::Lip: return lip_;
+    case InitFill::Lip:
+    case InitFill::MinimumLips: return lip_;
     case InitFill::Idle: return Word::idle();
     case InitFill::ArbF0: return Word::arb(phy::kArbFairnessFill);
     case InitFill::Repeat: break;

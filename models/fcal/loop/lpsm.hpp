@@ -200,6 +200,15 @@ public:
     unsigned answer_min_lips() const { return answer_min_lips_; }
     // An answer is waiting to be sent (next() gives it once the port's timing allows).
     bool answer_pending() const { return answer_.has_value(); }
+    // An originator whose LIPs came back before it had sent answer_min_lips() of them keeps sending
+    // LIPs until the port says the minimum is out (minimum_lips_sent()), then IDLE: a run of fewer
+    // than three would not be recognised downstream, and a port still INITIALIZING there would wait
+    // for ever (docs/loop_init.md, "The LPSM in initialization").
+    bool sends_minimum_lips() const { return init_fill_ == InitFill::MinimumLips; }
+    void minimum_lips_sent()
+    {
+        if (init_fill_ == InitFill::MinimumLips) init_fill_ = InitFill::Idle;
+    }
     const LoopInitProcedure& init_procedure() const { return init_; }
     // The port's AL_PA: configured, then the one its last initialization obtained.
     phy::AlPa al_pa() const { return cfg_.al_pa; }
@@ -230,6 +239,7 @@ private:
     // An originator (its own LIPs are back) sends IDLE; every other port repeats the LIPs.
     bool own_lip(const phy::OrderedSet& lip) const;
     void lip_recognised(bool originator);
+    bool removes_own_lips(const phy::OrderedSet& lip) const;
     void drop_circuit_and_bid();
     void init_frame_complete(const LoopInitFrame& frame);
     void answer(LoopInitProcedure::Output out, double delay_s, unsigned min_lips = 0);
@@ -302,6 +312,7 @@ private:
     // What the port transmits as its fill word in INITIALIZING and OPEN-INIT.
     enum class InitFill : std::uint8_t {
         Lip,     // INITIALIZING: its own LIP
+        MinimumLips,  // OPEN-INIT, an originator: its own LIP until it has sent the minimum, then Idle
         Repeat,  // the fill word or primitive sequence it receives
         Idle,    // an originator (removes its LIPs coming back), and the master once its ARB(F0) is back
         ArbF0,   // the master until its ARB(F0) comes back
@@ -311,6 +322,9 @@ private:
     InitFill init_fill_ = InitFill::Repeat;
     Word lip_;  // INITIALIZING: the LIP it sends
     bool sent_lip_ = false;  // it sent LIP of its own, not yet back: its LIPs back make it the originator
+    // The LIP it sent last has come back (or it sent none): an originator that switched LIPs (LIP(F8,x)
+    // to LIP(F7,x)) removes LIPs until its IDLEs are back behind the last (removes_own_lips()).
+    bool last_lip_back_ = true;
     // The procedure's answer, not yet sent (next() gives it).
     std::optional<LoopInitProcedure::Output> answer_;
     double answer_delay_s_ = 0;

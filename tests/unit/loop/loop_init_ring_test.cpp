@@ -353,7 +353,7 @@ double run_timed(std::vector<LoopInitProcedure>& ports, std::size_t originator, 
     const auto lism = ports[originator].enter_open_init(true);
     REQUIRE(lism.is(Kind::Frame));
     const double lism_start =
-        std::max(round_trip + loop::lip_recognition_s(w) + loop::kGapAfterLipsWords * w, loop::kLipsBeforeLism * w) + r.lism_wait_s;
+        std::max(round_trip + loop::lip_recognition_s(w), loop::kLipsBeforeLism * w) + loop::kGapAfterLipsWords * w + r.lism_wait_s;
     send(originator, lism_start, {Kind::Frame, lism.frame});
 
     while (!q.empty()) {
@@ -446,9 +446,9 @@ TEST_CASE("LI timing: the terms of the formula, worked by hand for three ports a
     in.position_maps = false;
     const auto u = loop::loop_init_timing(in);
     CHECK(u.total_s == Approx(t.total_s + 15e-3 - t.position_map_s));
-    // At least 12 LIPs: a loop shorter than 8 words waits for them.
+    // At least 12 LIPs, then the 2 fill words: a loop shorter than 10 words waits for them.
     in.round_trip_s = 2 * w;
-    CHECK(loop::loop_init_timing(in).lip_s == Approx(12 * w + 15e-3));
+    CHECK(loop::loop_init_timing(in).lip_s == Approx(14 * w + 15e-3));
 
     CHECK_THROWS_AS(loop::loop_init_timing(loop::LoopInitTimingInput{}), std::invalid_argument);
     in.master_offset = 3;

@@ -161,8 +161,8 @@ TEST_CASE("lpsm init words: three ports initialize, word by word", "[loop][lpsm]
     CHECK(c.lpsm.next().kind == K::None);
 
     // Three LIPs round the ring: D1 and D2 enter OPEN-INIT at their third, repeating them; C at its
-    // third back, as originator: it stops its LIPs and answers with its LISM (at once, once 12 LIPs
-    // are out).
+    // third back, as originator: it stops its LIPs once 12 are out (the port says when) and answers
+    // with its LISM.
     for (int i = 0; i < 3; ++i) {
         CHECK(d1.lpsm.state() == LpsmState::Monitoring);
         d1.lpsm.receive(c.lpsm.fill());
@@ -174,6 +174,10 @@ TEST_CASE("lpsm init words: three ports initialize, word by word", "[loop][lpsm]
     CHECK(d2.lpsm.state() == LpsmState::OpenInit);
     CHECK(d1.lpsm.fill() == kLipF7F7);
     CHECK(c.lpsm.state() == LpsmState::OpenInit);
+    CHECK(c.lpsm.sends_minimum_lips());
+    CHECK(c.lpsm.fill() == kLipF7F7);  // fewer than 3 would not be recognised downstream
+    c.lpsm.minimum_lips_sent();
+    CHECK_FALSE(c.lpsm.sends_minimum_lips());
     CHECK(c.lpsm.fill() == Word::idle());
     REQUIRE(c.lpsm.next().kind == K::InitFrame);
     CHECK(c.lpsm.answer_min_lips() == loop::kLipsBeforeLism);
@@ -371,10 +375,13 @@ TEST_CASE("lpsm init words: an originator that must initialize while its own LIP
     c.lpsm.initialize();
     for (int i = 0; i < 3; ++i) c.lpsm.receive(kLipF7F7);
     REQUIRE(c.lpsm.state() == LpsmState::OpenInit);
+    c.lpsm.minimum_lips_sent();
     REQUIRE(c.lpsm.fill() == Word::idle());
     c.lpsm.initialize();
     CHECK(c.lpsm.state() == LpsmState::OpenInit);
-    CHECK(c.lpsm.fill() == Word::idle());  // it removes its LIPs
+    CHECK(c.lpsm.fill() == kLipF7F7);  // it sends its minimum of LIPs again
+    c.lpsm.minimum_lips_sent();
+    CHECK(c.lpsm.fill() == Word::idle());  // then removes its LIPs
     CHECK(c.lpsm.next().kind == K::InitFrame);  // and sends its LISM
     CHECK(li(c.act(K::InitFrame)).id == LiId::Lism);
 }
@@ -395,4 +402,31 @@ TEST_CASE("lpsm init words: a port whose receiver lost the signal, or that left 
         CHECK(d.lpsm.state() == LpsmState::Initializing);
         CHECK(d.lpsm.fill().ordered_set() == lip_f8.ordered_set());
     }
+}
+
+TEST_CASE("lpsm init words: an originator removes a LIP of its own that comes back after the one that made it originate",
+          "[loop][lpsm][init]")
+{
+    // The port downstream of a closing bypass (docs/loop_init.md, "Port bypass circuits") had filled the
+    // loop with LIP(F8,x) and, in the instant the bypass closes, switches to LIP(F7,x): its LIP(F8,x) back
+    // makes it the originator, and its LIP(F7,x) come back behind them, before its IDLEs.
+    Port c(config(0x01, 0));
+    const Word f8 = Word::sequence(phy::OrderedSet::lip_failure(0x01));
+    const Word f7 = Word::sequence(phy::OrderedSet::lip_initializing(0x01));
+    c.lpsm.initialize(f8.ordered_set());
+    c.lpsm.initialize(f7.ordered_set());
+    for (int i = 0; i < 3; ++i) c.lpsm.receive(f8);
+    REQUIRE(c.lpsm.state() == LpsmState::OpenInit);
+    c.lpsm.minimum_lips_sent();
+    REQUIRE(c.lpsm.fill() == Word::idle());
+    REQUIRE(c.lpsm.next().kind == K::InitFrame);  // its LISM
+    for (int i = 0; i < 4; ++i) c.lpsm.receive(f7);
+    CHECK(c.lpsm.fill() == Word::idle());  // removed, not repeated round the loop for ever
+    CHECK(c.lpsm.next().kind == K::InitFrame);  // the procedure goes on: no new initialization
+    CHECK(c.rec.states == std::vector<LpsmState>{LpsmState::Initializing, LpsmState::OpenInit});
+    // Once its IDLEs are back it repeats, and a LIP after that starts a new initialization.
+    c.lpsm.receive(Word::idle());
+    CHECK(c.lpsm.fill() == Word::idle());
+    for (int i = 0; i < 3; ++i) c.lpsm.receive(f7);
+    CHECK(c.lpsm.fill() == f7);
 }

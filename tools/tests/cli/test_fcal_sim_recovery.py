@@ -184,15 +184,18 @@ def test_bad_hook_value_and_the_listed_keys(fcal_sim, fcal_sim_test):
 
 
 def test_commands_held_for_a_login_that_never_comes_fail_by_the_exchange_timeout(fcal_sim, tmp_path):
-    """Random configuration 1096: with loop.initialize_at_start the commands wait in the HBA for their
-    targets' logins; bit errors on the loop-initialization frames keep the loop from ever finishing its
-    initialization (docs/loop_init.md, "Simplifications": the unsolved case of several E_D_TOVs), so no login comes. The exchange timeout bounds an I/O
+    """With loop.initialize_at_start the commands wait in the HBA for their targets' logins; at the highest
+    loop.ber, 1e-3, a word is hit with p_w = 1 - (1 - 1e-3)^40 = 3.9 %, and an initialization's LI frames make
+    over 152 x 8 word transmissions on this ring of 8 ports (docs/loop_init.md, "Timers"), so an attempt
+    succeeds with (1 - p_w)^1216 < 1e-20: the loop never finishes its initialization and no login comes
+    (random configuration 1096 found the case with loop.ber = 6.33e-6, when the initialization still
+    livelocked under bit errors). The exchange timeout bounds an I/O
     from the moment the HBA takes it (docs/faults.md, "FCP recovery"): each try fails after it, the driver
     retries driver.retries times, and the run ends by itself with every I/O failed (none can complete
     without a login), not at the time limit with every I/O outstanding."""
     t_ms, retries, measured, warmup = 200, 1, 20, 0
     config = {"disk.count": 7, "initiator.incoming_buffers": 13, "target.incoming_buffers": 12,
-              "loop.ber": 6.33e-06, "loop.initialize_at_start": True, "workload.type": "open",
+              "loop.ber": 1e-3, "loop.initialize_at_start": True, "workload.type": "open",
               "workload.rate_iops": 2857.5, "workload.seed": 2122596983, "workload.measured_ios": measured,
               "workload.warmup_ios": warmup, "initiator.exchange_timeout_ms": t_ms, "driver.retries": retries}
     (tmp_path / "c.json").write_text(json.dumps(config))
