@@ -71,7 +71,9 @@ public:
     // The last change queued (nothing if none).
     const Word* last_word() const { return empty() ? nullptr : &back().word; }
     // A change the port repeated as it is.
-    void pass(const sc_core::sc_time& at, const Word& word) { push_back({at, word, true, true, false, Word{}, false}); }
+    // A word the port repeated (`changes_output`: it differs from what the port transmitted before,
+    // and was forwarded downstream).
+    void pass(const sc_core::sc_time& at, const Word& word, bool changes_output = true) { push_back({at, word, true, changes_output, false, Word{}, false}); }
     // A fill word the port replaced by `out` (`changes_output`: out differs from what it
     // transmitted before, and was forwarded downstream).
     void pass_replaced(const sc_core::sc_time& at, const Word& word, const Word& out, bool changes_output)

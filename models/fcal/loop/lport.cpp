@@ -94,8 +94,12 @@ void LPort::receive(const sc_time& arrival, const Word& word)
             // Repeated as it is.
             in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
             const Word before = fill_or_other(last_sent());
-            in_.pass(arrival, word);
-            forward(arrival, word, before);
+            // The fill word it transmits already is no change downstream (on a ring of a few words,
+            // the fill word a port starts would otherwise come round to it and go on round again and
+            // again in the same instant).
+            const bool changes = !(word.is_fill() && word == before);
+            in_.pass(arrival, word, changes);
+            if (changes) forward(arrival, word, before);
             try_fold();
             return;
         }

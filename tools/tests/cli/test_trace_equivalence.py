@@ -1,6 +1,7 @@
 """The fast path is exact (issue 11; docs/loop.md): with every port traced (which forces each port through the full
 hop-by-hop path) the results equal those of the untraced run, for the baseline, the normal schedule, login credit,
-full duplex (also a disk whose bid lapses as its last frame goes out), 64 disks, long cables, a 126-node loop and close timers. Only how the kernel ran (results.kernel) and
+full duplex (also a disk whose bid lapses as its last frame goes out), 64 disks, long cables, a 126-node loop, close timers
+and the shortest ring (one word a hop). Only how the kernel ran (results.kernel) and
 the wall time may differ."""
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ CASES = {
                                "workload.rate_iops=2703.2"],
     "circuit_hold": ["target.dma_mbs=150", "target.circuit_hold_us=5", "initiator.circuit_hold_us=2",
                      "workload.read_fraction=0.5"],
+    # The shortest ring (one word a hop): a fill word a port starts comes back to it within words, and
+    # must not go round again as if it were a change (it recursed until the stack overflowed).
+    "tiny_ring": ["disk.count=2", "loop.port_delay_words=1", "loop.hop_m=0"],
 }
 
 
