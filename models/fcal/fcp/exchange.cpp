@@ -290,6 +290,10 @@ void Exchange::receive(const FcFrame& frame)
         status_ = frame.response.status;
         break;
     case InformationUnit::Command: break;  // rejected above
+    case InformationUnit::Abts:
+    case InformationUnit::BaAcc:
+    case InformationUnit::ElsRequest:
+    case InformationUnit::ElsReply: bad("receive", std::string(to_string(frame.iu)) + " is a link service, not a frame of the exchange's sequences");
     }
     spec_.rx_id = frame.rx_id;  // the initiator learns the target's RX_ID from its replies
 }
