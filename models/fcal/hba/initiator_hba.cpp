@@ -4,6 +4,7 @@
 
 #include "fcal/fcp/basic_link_service.hpp"
 #include "fcal/fcp/extended_link_service.hpp"
+#include "fcal/hba/data_frame_slack.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 
 namespace fcal::hba {
@@ -242,14 +243,8 @@ void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
     frame_proc_.run_from(port_.frame_end(), delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
 }
 
-// Read data: its processing frees the buffer (the port sends the R_RDY) and hands the payload to the
-// DMA engine as a quiet job (docs/hba.md, "DMA"), so nothing of it shows before its end: the port may
-// hand it over at that end, in the run that sends the R_RDY (docs/loop.md, "Fast path"). Any other
-// frame may start what shows at once (a response completes an I/O): at its EOF.
-sc_core::sc_time InitiatorHba::frame_slack(const loop::LoopFrame& frame) const
-{
-    return fcp::fc_frame_of(frame).iu == fcp::InformationUnit::Data ? delays_.frame_proc : sc_core::SC_ZERO_TIME;
-}
+// Read data goes to host memory as a quiet DMA job (docs/hba.md, "DMA").
+sc_core::sc_time InitiatorHba::frame_slack(const loop::LoopFrame& frame) const { return data_frame_slack(frame, delays_.frame_proc); }
 
 void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame)
 {

@@ -4,6 +4,7 @@
 
 #include "fcal/fcp/basic_link_service.hpp"
 #include "fcal/fcp/extended_link_service.hpp"
+#include "fcal/hba/data_frame_slack.hpp"
 #include "fcal/hba/exchange_lookup.hpp"
 
 namespace fcal::hba {
@@ -96,13 +97,8 @@ void TargetHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
     frame_proc_.run_from(port_.frame_end(), delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
 }
 
-// Write data: its processing frees the buffer (the port sends the R_RDY) and hands the payload to the
-// DMA engine (docs/hba.md, "DMA"), nothing of it showing before its end: the port may hand it over at
-// that end (docs/loop.md, "Fast path"; InitiatorHba::frame_slack). Any other frame: at its EOF.
-sc_core::sc_time TargetHba::frame_slack(const loop::LoopFrame& frame) const
-{
-    return fcp::fc_frame_of(frame).iu == fcp::InformationUnit::Data ? delays_.frame_proc : sc_core::SC_ZERO_TIME;
-}
+// Write data goes to the disk's buffer as a DMA job whose start is the HBA's (docs/hba.md, "DMA").
+sc_core::sc_time TargetHba::frame_slack(const loop::LoopFrame& frame) const { return data_frame_slack(frame, delays_.frame_proc); }
 
 void TargetHba::handle(const fcp::FcFrame& f)
 {

@@ -17,6 +17,7 @@ public:
     T& front() { return slots_[head_]; }
     const T& front() const { return slots_[head_]; }
     T& back() { return (*this)[size_ - 1]; }
+    const T& back() const { return (*this)[size_ - 1]; }
     // The i-th element from the front.
     T& operator[](std::size_t i) { return slots_[(head_ + i) & (slots_.size() - 1)]; }
     const T& operator[](std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
@@ -33,6 +34,12 @@ public:
     {
         slots_[head_] = T{};
         head_ = (head_ + 1) & (slots_.size() - 1);
+        --size_;
+    }
+
+    void pop_back()
+    {
+        back() = T{};
         --size_;
     }
 

@@ -199,7 +199,7 @@ void LPort::take_deferred_frames()
 
 void LPort::drop_deferred_frames_after(const sc_time& cutoff)
 {
-    while (!deferred_frames_.empty() && deferred_frames_[deferred_frames_.size() - 1].eof > cutoff) deferred_frames_.erase(deferred_frames_.size() - 1);
+    while (!deferred_frames_.empty() && deferred_frames_.back().eof > cutoff) deferred_frames_.pop_back();
 }
 
 // A change this port passed on reaches it now: take note of what it transmitted.

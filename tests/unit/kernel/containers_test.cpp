@@ -68,6 +68,9 @@ TEST_CASE("The ring queue erases one element by position and keeps the rest in o
     q.erase(q.size() - 1);                        // 11, from the back
     CHECK(q.size() == 4);
     q.push_back(12);
+    q.push_back(13);
+    q.pop_back();  // 13, across the wrap
+    CHECK(q.back() == 12);
     CHECK(drain(q) == std::vector<int>{6, 8, 9, 10, 12});
 }
 
@@ -79,6 +82,13 @@ TEST_CASE("A popped element's resources are let go at once", "[kernel][ring_queu
     CHECK(held.use_count() == 2);
     q.pop_front();
     CHECK(held.use_count() == 1);
+    q.push_back(held);
+    q.push_back(nullptr);
+    q.pop_back();  // the newest, nullptr
+    CHECK(held.use_count() == 2);
+    q.pop_back();  // held, from the back
+    CHECK(held.use_count() == 1);
+    CHECK(q.empty());
 }
 
 TEST_CASE("The pool allocator hands a freed block out again", "[kernel][pool]")
