@@ -1,6 +1,7 @@
 #include "fcal/fcp/fc_frame.hpp"
 
 #include <stdexcept>
+#include <typeinfo>
 #include <string>
 #include <utility>
 
@@ -108,9 +109,11 @@ std::shared_ptr<loop::LoopFrame> make_loop_frame(FcFrame frame)
 
 const FcFrame& fc_frame_of(const loop::LoopFrame& frame)
 {
-    const auto* fc = dynamic_cast<const FcFrame*>(frame.content.get());
-    if (!fc) throw std::invalid_argument("loop frame does not carry an FC frame");
-    return *fc;
+    // FcFrame is final: comparing the dynamic type is all a dynamic_cast would do, at a fraction of
+    // its cost (this runs for every frame an HBA handles).
+    const loop::FrameContent* content = frame.content.get();
+    if (!content || typeid(*content) != typeid(FcFrame)) throw std::invalid_argument("loop frame does not carry an FC frame");
+    return static_cast<const FcFrame&>(*content);
 }
 
 }  // namespace fcal::fcp

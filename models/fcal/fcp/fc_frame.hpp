@@ -56,7 +56,7 @@ constexpr std::uint32_t private_loop_address(phy::AlPa al_pa) { return al_pa; }
 // Throws std::invalid_argument naming `what` unless `address` is a private-loop address of a valid AL_PA.
 phy::AlPa al_pa_of_address(std::uint32_t address, const char* what);
 
-struct FcFrame : loop::FrameContent {
+struct FcFrame final : loop::FrameContent {
     // Header. R_CTL follows from the information unit (see r_ctl()).
     std::uint32_t d_id = 0;  // 24 bits
     std::uint32_t s_id = 0;  // 24 bits

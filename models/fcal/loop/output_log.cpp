@@ -118,12 +118,13 @@ bool OutputLog::truncate_after(const sc_time& cutoff)
 void OutputLog::drop_before(Seq s)
 {
     for (Seq p : pins_) s = std::min(s, p);
-    while (size_ > 0 && base_ < s) {
-        at(0) = Entry{};
-        head_ = (head_ + 1) & (ring_.size() - 1);
-        --size_;
-        ++base_;
-    }
+    if (s <= base_) return;
+    const auto n = static_cast<std::size_t>(std::min<Seq>(s - base_, size_));
+    // A dropped slot is overwritten whole by a later push; only the frame it may hold is let go now.
+    for (std::size_t i = 0; i < n; ++i) at(i).word.frame.reset();
+    head_ = (head_ + n) & (ring_.size() - 1);
+    size_ -= n;
+    base_ += n;
 }
 
 void OutputLog::repin(Seq from, Seq to)
