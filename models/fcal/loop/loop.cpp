@@ -202,6 +202,11 @@ bool Loop::on_loop(phy::AlPa port) const
     return false;
 }
 
+void Loop::settle_ports()
+{
+    for (auto& port : ports_) port->settle_passed_changes();
+}
+
 void Loop::report(nlohmann::json& j) const
 {
     std::uint64_t discarded = 0, violations = 0, frames = 0;

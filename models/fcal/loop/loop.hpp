@@ -95,6 +95,10 @@ public:
     std::uint64_t activations() const { return activity_.activations(); }
     // Over its ports, whole run: frames_discarded and code_violations (docs/faults.md, "Bit errors on
     // the loop"), and the kernel block (port_activations, frames_sent: how the run was computed).
+    // The run is over: every port takes note of the changes it passed on that have reached it, so
+    // that what it counts does not depend on whether it took them on the fast path (docs/loop.md,
+    // "Fast path").
+    void settle_ports();
     void report(nlohmann::json& j) const;
     // The livelock guard: a port run more than this many times in one simulated instant ends the
     // simulation with an internal error instead of hanging (docs/loop.md, "The livelock guard").

@@ -548,6 +548,15 @@ Word LPort::transmitting() const
     return w;
 }
 
+void LPort::settle_passed_changes()
+{
+    if (folded_) {
+        settle();
+        return;
+    }
+    if (!in_.busy()) in_.catch_up_to(kernel::now(), [this](const EdgeLink::Change& c) { catch_up(c); });
+}
+
 // ---- The layer above ----------------------------------------------------------------------------
 
 void LPort::queue_frame(OutgoingFrame out)

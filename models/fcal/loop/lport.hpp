@@ -170,6 +170,10 @@ public:
     // Stops sampling into the trace file (before it is closed, mid-run: fcal-sim --vcd-window); the
     // port may fold again.
     void untrace();
+    // Takes note now of the changes it passed on that have reached it (a port on the fast path
+    // otherwise does when it next runs): the fill words hit on its link to the next port are
+    // counted when the fill word they belong to ends (Loop::settle_ports, at the end of a run).
+    void settle_passed_changes();
 private:
     void listen_to_queue();
     void step();

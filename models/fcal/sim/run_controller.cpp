@@ -49,6 +49,8 @@ RunResult RunController::run(const std::function<bool()>& stop_requested)
         started = true;
     }
     system_.close_traces();
+    if (system_.on_loop())
+        for (std::size_t l = 0; l < system_.loop_count(); ++l) system_.loop(l).settle_ports();
     RunResult r;
     // The RTL failed a check: an assertion inside it, an answer naming no frame, or (lock step) a
     // decision the reference model takes differently.
