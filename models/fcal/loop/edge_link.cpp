@@ -36,6 +36,14 @@ void EdgeLink::stop_waiting(Change& c)
     ++at_arrival_;
 }
 
+bool EdgeLink::stop_all_waiting()
+{
+    if (to_process_ == at_arrival_) return false;
+    for (std::size_t i = 0; i < size_; ++i)
+        if (Change& c = at(i); !c.passed_through) stop_waiting(c);
+    return true;
+}
+
 std::optional<sc_time> EdgeLink::next_to_process() const
 {
     if (at_arrival_ == 0) return std::nullopt;

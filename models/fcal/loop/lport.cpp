@@ -653,6 +653,10 @@ void LPort::run(const sc_time& now)
     transmit(now);
     update_fill(now);
     if (words_hit_) watch_al_time(now);
+    // A change held to be taken later waited for the port's next decision in a circuit; a port that
+    // has just left its circuit by its own decision (XMITTED_CLOSE or RECEIVED_CLOSE to MONITORING)
+    // repeats what arrives, at its arrival (docs/loop.md, "Fast path").
+    if (lpsm_.repeating()) in_.stop_all_waiting();
     // Wake when its own word ends, unless it sent what follows ahead of time.
     if (tx_own_ && !planned_ && !plan_own_word_end(now)) wake_at(tx_end_, now);
     arm_rx_event(now);

@@ -1,7 +1,7 @@
 """The fast path is exact (issue 11; docs/loop.md): with every port traced (which forces each port through the full
 hop-by-hop path) the results equal those of the untraced run, for the baseline, the normal schedule, login credit,
 full duplex (also a disk whose bid lapses as its last frame goes out), 64 disks, long cables, a 126-node loop, close timers,
-the shortest ring (one word a hop) and bit errors at the end of a run. Only how the kernel ran (results.kernel) and
+the shortest ring (one word a hop), a port leaving its circuit with a word held, and bit errors at the end of a run. Only how the kernel ran (results.kernel) and
 the wall time may differ."""
 from __future__ import annotations
 
@@ -30,6 +30,17 @@ CASES = {
     # Bit errors: the fill words hit on a link are counted when the fill word they belong to ends; a
     # port on the fast path takes note of the changes it passed on when it next runs, so at the end of
     # the run it must take note of those that have reached it (one code violation was missing).
+    # A port in XMITTED_CLOSE holds an arriving fill word to take at its next decision; it then leaves
+    # the circuit by its own decision and repeats what arrives: the held word must go on at its
+    # arrival (it stayed held, the loop's only active port stopped, and the run stalled after 19 I/Os;
+    # random configuration 109, reduced).
+    "leaves_circuit_with_word_held": [
+        "disk.count=5", "disk.access_ms=0.289", "disk.rate_mbs=83.7", "loop.port_delay_words=17", "workload.io_size=4096",
+        "driver.arrival_us=10.44", "driver.completion_us=12.57", "workload.queue_depth=3", "workload.read_fraction=0.0",
+        "initiator.incoming_buffers=9", "initiator.max_payload=512", "initiator.cmd_exec_us=53.17", "initiator.dma_mbs=291.1",
+        "initiator.frame_proc_ns=586.1", "initiator.sft_us=26.88", "target.incoming_buffers=1", "target.login_bb_credit=1",
+        "target.full_duplex=true", "target.cmd_exec_us=28.87", "loop.speed=8GFC", "disk.access_dist=exponential",
+        "sim.time_limit_s=1"],
     "bit_errors_end": ["loop.ber=5e-6", "initiator.exchange_timeout_ms=50", "workload.measured_ios=40"],
 }
 
