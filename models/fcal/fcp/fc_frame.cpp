@@ -1,8 +1,8 @@
 #include "fcal/fcp/fc_frame.hpp"
 
 #include <stdexcept>
-#include <typeinfo>
 #include <string>
+#include <typeinfo>
 #include <utility>
 
 #include "fcal/kernel/pool_allocator.hpp"

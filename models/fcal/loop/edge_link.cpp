@@ -36,12 +36,11 @@ void EdgeLink::stop_waiting(Change& c)
     ++at_arrival_;
 }
 
-bool EdgeLink::stop_all_waiting()
+void EdgeLink::stop_all_waiting()
 {
-    if (to_process_ == at_arrival_) return false;
+    if (to_process_ == at_arrival_) return;  // none waits
     for (std::size_t i = 0; i < size_; ++i)
         if (Change& c = at(i); !c.passed_through) stop_waiting(c);
-    return true;
 }
 
 std::optional<sc_time> EdgeLink::next_to_process() const

@@ -52,8 +52,8 @@ public:
     bool hold(const sc_core::sc_time& at, const Word& word, bool waits = false);
     // A waiting change must be processed at its arrival after all.
     void stop_waiting(Change& c);
-    // Every waiting change must be processed at its arrival after all; true if there was one.
-    bool stop_all_waiting();
+    // Every waiting change must be processed at its arrival after all.
+    void stop_all_waiting();
     // Before passing a change on: everything queued was passed through too, and what has already
     // arrived by `now` is handed to `catch_up` now, so that a port that never wakes up keeps only
     // the changes still on their way to it.
