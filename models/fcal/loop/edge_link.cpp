@@ -1,5 +1,7 @@
 #include "fcal/loop/edge_link.hpp"
 
+#include <cassert>
+
 namespace fcal::loop {
 
 using sc_core::sc_time;
@@ -41,6 +43,21 @@ void EdgeLink::stop_all_waiting()
     if (to_process_ == at_arrival_) return;  // none waits
     for (std::size_t i = 0; i < size_; ++i)
         if (Change& c = at(i); !c.passed_through) stop_waiting(c);
+}
+
+// Once a change is held, every later one is held too (hold() appends, pass() only when nothing is
+// held, recall_after() turns the later ones back): the held ones are the queue's tail.
+EdgeLink::Change* EdgeLink::first_held_after(const sc_time& now)
+{
+    if (to_process_ == 0) return nullptr;
+    Change& c = at(size_ - to_process_);
+    assert(!c.passed_through);
+    return c.at > now ? &c : nullptr;
+}
+
+const Word* EdgeLink::output_before_held() const
+{
+    return size_ == to_process_ ? nullptr : &at(size_ - to_process_ - 1).output();
 }
 
 std::optional<sc_time> EdgeLink::next_to_process() const

@@ -94,6 +94,24 @@ public:
             on_change(c);
         }
     }
+    // The first change the port holds to process, if it has not arrived by `now` (every change
+    // before it was passed through), and what the port transmits after the changes before it
+    // (nothing: what it transmits now). A held change the port finds it may pass on after all
+    // becomes a change passed through (`changes_output`; `out` for a replaced fill word).
+    Change* first_held_after(const sc_core::sc_time& now);
+    const Word* output_before_held() const;
+    void pass_held(Change& c, bool changes_output)
+    {
+        forget_to_process(c);
+        c.passed_through = true;
+        c.changes_output = changes_output;
+    }
+    void pass_held_replaced(Change& c, const Word& out, bool changes_output)
+    {
+        pass_held(c, changes_output);
+        c.replaced = true;
+        c.replacement = out;
+    }
     // When the next change to process at its arrival arrives.
     std::optional<sc_core::sc_time> next_to_process() const;
     // When the first and the last waiting R_RDY arrive (the R_RDYs a port receives are counted: it

@@ -123,6 +123,34 @@ void LPort::receive(const sc_time& arrival, const Word& word)
     }
 }
 
+// At the end of a run the port has processed everything that has arrived. Changes it holds that
+// arrive later were handed to it while it still held an earlier one, so they were held too: had they
+// been handed to it now, it would pass on those it cannot alter at once (receive()). It does so now,
+// in order, up to the first it must process itself; otherwise a port handed two changes per run of
+// the port upstream, with the hop longer than the words between them, would never stop processing
+// changes one by one (docs/loop.md, "Fast path").
+void LPort::pass_held_changes(const sc_time& now)
+{
+    if (observed_ || tx_own_ || !downstream_) return;
+    while (EdgeLink::Change* c = in_.first_held_after(now)) {
+        const Word* passed = in_.output_before_held();
+        const Word before = fill_or_other(passed ? *passed : tx_word_);
+        const sc_time at = c->at;
+        const Word word = c->word;  // forward() may reach this port again round a short ring
+        if (lpsm_.unaffected_by(word)) {
+            const bool changes = !(word.is_fill() && word == before);
+            in_.pass_held(*c, changes);
+            if (changes) forward(at, word, before);
+        } else if (const auto out = lpsm_.fill_replacement(word)) {
+            const bool changes = *out != before;
+            in_.pass_held_replaced(*c, *out, changes);
+            if (changes) forward(at, *out, before);
+        } else {
+            return;
+        }
+    }
+}
+
 // A change this port must process may wait for its next run when the port runs by then anyway and
 // the change alters nothing it does before (Lpsm::may_wait), judged on what the port will have
 // received by then. Behind a change that alters the LPSM's state (CLS, OPN): never. As the word after a
@@ -659,6 +687,7 @@ void LPort::run(const sc_time& now)
     if (lpsm_.repeating()) in_.stop_all_waiting();
     // Wake when its own word ends, unless it sent what follows ahead of time.
     if (tx_own_ && !planned_ && !plan_own_word_end(now)) wake_at(tx_end_, now);
+    pass_held_changes(now);
     arm_rx_event(now);
     if (init_busy_) after_init_step(now);
     sample_vcd();

@@ -190,6 +190,7 @@ private:
     void emit(const Word& w, const sc_core::sc_time& now);
     void update_fill(const sc_core::sc_time& now);
     bool can_pass_through() const;
+    void pass_held_changes(const sc_core::sc_time& now);
     void catch_up(const EdgeLink::Change& c);
     void catch_up(const RepeatedRun& run);
     void recall_passed_through(const sc_core::sc_time& now);
