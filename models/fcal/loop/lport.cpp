@@ -100,7 +100,7 @@ void LPort::receive(const sc_time& arrival, const Word& word)
             const bool changes = !(word.is_fill() && word == before);
             in_.pass(arrival, word, changes);
             if (changes) forward(arrival, word, before);
-            try_fold();
+            if (++passed_since_run_ >= kFoldAfterPassing) try_fold();
             return;
         }
         if (const auto out = lpsm_.fill_replacement(word)) {
@@ -111,7 +111,7 @@ void LPort::receive(const sc_time& arrival, const Word& word)
             const bool changes = *out != before;
             in_.pass_replaced(arrival, word, *out, changes);
             if (changes) forward(arrival, *out, before);
-            try_fold();
+            if (++passed_since_run_ >= kFoldAfterPassing) try_fold();
             return;
         }
     }
@@ -299,6 +299,7 @@ void LPort::forward(const sc_time& at, const Word& w, const Word& before)
 
 // A port whose LPSM has a routine for what arrives, and that has nothing of its own on the wire or
 // left to process, leaves the chain. Watched or traced ports stay, and so does the last active port.
+// Asked once the port has passed on kFoldAfterPassing changes since it last ran (receive()).
 void LPort::try_fold()
 {
     if (!fold_allowed_ || observed_ || activity_.initializing() || tx_own_ || words_hit_ || !upstream_ || upstream_ == this || in_.busy()) return;
@@ -333,6 +334,7 @@ void LPort::fold()
 void LPort::rejoin()
 {
     LPort* const up = source_;
+    passed_since_run_ = 0;
     materialize();
     // The folded ports behind this one read this port's log from now on.
     for (LPort* r = next_; r != up->downstream_; r = r->next_) r->switch_source(this, r->offset_ - offset_);
@@ -653,6 +655,7 @@ void LPort::step()
 void LPort::run(const sc_time& now)
 {
     running_ = true;
+    passed_since_run_ = 0;
     guard_against_livelock(now);
     // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
     if (lpsm_.repeats_access_word() && now >= access_word_end_) lpsm_.access_word_repeated();
@@ -691,7 +694,6 @@ void LPort::run(const sc_time& now)
     arm_rx_event(now);
     if (init_busy_) after_init_step(now);
     sample_vcd();
-    if (!tx_own_) try_fold();  // a port sending its own word stays: checked here, the common case
     running_ = false;
 }
 

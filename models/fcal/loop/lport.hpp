@@ -270,6 +270,11 @@ private:
     LPort* next_ = nullptr;  // the next L_Port on the ring, active or folded
     bool fold_allowed_ = true;  // not with bit errors on the loop
     bool folded_ = false;
+    // A port folds only once it has passed on this many changes since it last ran (or rejoined):
+    // folding and rejoining switch every folded port behind it to another log, and a port that has
+    // just acted often acts again after a change or so (docs/loop.md, "Fast path").
+    static constexpr unsigned kFoldAfterPassing = 2;
+    unsigned passed_since_run_ = 0;
     // Active: what it sent downstream, for the folded ports up to downstream_ (its span), whose
     // AL_PAs are marked in span_: the highest-priority arbitrating one (span_best_) and the first
     // one an IDLE would wake. The log is compacted once it holds compact_at_ entries.
