@@ -6,16 +6,23 @@ namespace fcal::loop {
 
 using sc_core::sc_time;
 
-void EdgeLink::push_back(Change c)
+EdgeLink::Change& EdgeLink::add(const sc_time& at, const Word& word, bool passed_through, bool changes_output, bool replaced, bool waits)
 {
     if (size_ == ring_.size()) {
         std::vector<Change> bigger(2 * ring_.size());
-        for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move(at(i));
+        for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move(this->at(i));
         ring_ = std::move(bigger);
         head_ = 0;
     }
-    ring_[(head_ + size_) & (ring_.size() - 1)] = std::move(c);
+    Change& c = ring_[(head_ + size_) & (ring_.size() - 1)];
     ++size_;
+    c.at = at;
+    c.word = word;
+    c.passed_through = passed_through;
+    c.changes_output = changes_output;
+    c.replaced = replaced;
+    c.waits = waits;
+    return c;
 }
 
 EdgeLink::Change* EdgeLink::same_instant(const sc_time& at)
@@ -26,7 +33,7 @@ EdgeLink::Change* EdgeLink::same_instant(const sc_time& at)
 
 bool EdgeLink::hold(const sc_time& at, const Word& word, bool waits)
 {
-    push_back({at, word, false, true, false, Word{}, waits});
+    add(at, word, false, true, false, waits);
     ++to_process_;
     return !waits && ++at_arrival_ == 1;
 }

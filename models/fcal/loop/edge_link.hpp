@@ -75,12 +75,12 @@ public:
     // A change the port repeated as it is.
     // A word the port repeated (`changes_output`: it differs from what the port transmitted before,
     // and was forwarded downstream).
-    void pass(const sc_core::sc_time& at, const Word& word, bool changes_output = true) { push_back({at, word, true, changes_output, false, Word{}, false}); }
+    void pass(const sc_core::sc_time& at, const Word& word, bool changes_output = true) { add(at, word, true, changes_output, false); }
     // A fill word the port replaced by `out` (`changes_output`: out differs from what it
     // transmitted before, and was forwarded downstream).
     void pass_replaced(const sc_core::sc_time& at, const Word& word, const Word& out, bool changes_output)
     {
-        push_back({at, word, true, changes_output, true, out, false});
+        add(at, word, true, changes_output, true).replacement = out;
     }
     // Hands every change that has arrived by `now` to `on_change`, oldest first; the change is off
     // the queue by then, so the callee may recall or truncate.
@@ -131,16 +131,18 @@ private:
     Change& front() { return at(0); }
     Change& back() { return at(size_ - 1); }
     const Change& back() const { return at(size_ - 1); }
-    void push_back(Change c);
+    // A new change at the back, written into its slot in place (the slot's replacement is left
+    // as it was: it counts only when `replaced`).
+    Change& add(const sc_core::sc_time& at, const Word& word, bool passed_through, bool changes_output, bool replaced, bool waits = false);
     void pop_front()
     {
-        front() = Change{};  // drop the frame it may hold
+        front().word.frame.reset();  // drop the frame it may hold (a replacement is a fill word)
         head_ = (head_ + 1) & (ring_.size() - 1);
         --size_;
     }
     void pop_back()
     {
-        back() = Change{};
+        back().word.frame.reset();
         --size_;
     }
     void forget_to_process(const Change& c)

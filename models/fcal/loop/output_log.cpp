@@ -13,7 +13,8 @@ void OutputLog::push(const sc_time& t, const Word& w)
         head_ = 0;
     }
     const Seq seq = end();
-    Entry e{t, w, seq};
+    // Written into its slot in place.
+    Entry& e = at(size_);
     if (size_ > 0) {
         // (A withdrawn entry carries the numbers of the standing ones before it.)
         const Entry& prev = at(size_ - 1);
@@ -21,7 +22,13 @@ void OutputLog::push(const sc_time& t, const Word& w)
         e.fill = prev.fill;
         e.nonfill = prev.nonfill;
         e.frame = prev.frame;
+    } else {
+        e.idle = e.fill = e.nonfill = e.frame = 0;
     }
+    e.at = t;
+    e.word = w;
+    e.seq = seq;
+    e.withdrawn = false;
     const Seq number = seq + 1;
     if (w.kind == WordKind::Idle) e.idle = number;
     if (w.is_fill())
@@ -29,7 +36,6 @@ void OutputLog::push(const sc_time& t, const Word& w)
     else
         e.nonfill = number;
     if (w.kind == WordKind::Frame) e.frame = number;
-    at(size_) = std::move(e);
     ++size_;
 }
 
