@@ -98,8 +98,7 @@ bool DmaEngine::pick(DmaJob& out)
 {
     if (params_.policy == DmaPolicy::Fcfs) {
         if (fifo_.empty()) return false;
-        out = std::move(fifo_.front());
-        fifo_.pop_front();
+        out = fifo_.take_front();
         return true;
     }
     if (per_transfer_.empty()) return false;

@@ -49,8 +49,7 @@ void ServiceQueue::start_next()
 
 void ServiceQueue::step()
 {
-    Work then = std::move(jobs_.front().then);
-    jobs_.pop_front();
+    Work then = jobs_.take_front().then;
     busy_ = false;
     if (!jobs_.empty()) start_next();
     owner_.work_done(then);  // may queue more work; the next job is already running

@@ -37,6 +37,16 @@ public:
         --size_;
     }
 
+    // The front element, moved out: what it held goes with it, and the slot is left as moved from
+    // (for the elements queued here, holding nothing), without the reset pop_front() does.
+    T take_front()
+    {
+        T out = std::move(slots_[head_]);
+        head_ = (head_ + 1) & (slots_.size() - 1);
+        --size_;
+        return out;
+    }
+
     void pop_back()
     {
         back() = T{};

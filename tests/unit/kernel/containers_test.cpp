@@ -91,6 +91,26 @@ TEST_CASE("A popped element's resources are let go at once", "[kernel][ring_queu
     CHECK(q.empty());
 }
 
+TEST_CASE("An element taken from the front takes its resources with it and keeps the order", "[kernel][ring_queue]")
+{
+    kernel::RingQueue<std::shared_ptr<int>> q;
+    auto first = std::make_shared<int>(1), second = std::make_shared<int>(2);
+    q.push_back(first);
+    q.push_back(second);
+    auto taken = q.take_front();
+    CHECK(taken == first);
+    CHECK(first.use_count() == 2);  // here and in `taken`: the queue's slot holds nothing
+    CHECK(q.size() == 1);
+    CHECK(q.front() == second);
+    taken.reset();
+    CHECK(first.use_count() == 1);
+    for (int i = 0; i < 20; ++i) q.push_back(std::make_shared<int>(10 + i));  // wraps and grows over the slot
+    CHECK(*q.take_front() == 2);
+    CHECK(second.use_count() == 1);
+    CHECK(*q.take_front() == 10);
+    CHECK(q.size() == 19);
+}
+
 TEST_CASE("The pool allocator hands a freed block out again", "[kernel][pool]")
 {
     struct Frame {
