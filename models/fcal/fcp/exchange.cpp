@@ -94,17 +94,9 @@ Exchange Exchange::accept(const FcFrame& command, std::uint16_t rx_id, std::uint
 }
 
 // The command went out, the response did not, and (for the target's frames) RX_ID is known.
-void Exchange::require_in_progress(const char* operation, bool needs_rx_id) const
+void Exchange::fail(const char* operation, const char* why) const
 {
-    require(command_sent_, operation, "no FCP_CMND yet");
-    require(!complete_, operation, "exchange already complete");
-    if (needs_rx_id) require(spec_.rx_id != kUnassignedId, operation, "no RX_ID assigned");
-}
-
-void Exchange::require(bool condition, const char* operation, const char* why) const
-{
-    if (!condition)
-        throw std::logic_error(std::string("exchange OX_ID ") + std::to_string(spec_.ox_id) + ": " + operation + ": " + why);
+    throw std::logic_error(std::string("exchange OX_ID ") + std::to_string(spec_.ox_id) + ": " + operation + ": " + why);
 }
 
 bool Exchange::from_target(InformationUnit iu) const

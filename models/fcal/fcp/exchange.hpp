@@ -96,8 +96,18 @@ private:
     bool from_target(InformationUnit iu) const;  // the target sends frames of this IU in this exchange
     FcFrame header(InformationUnit iu, std::uint8_t seq_id, std::uint16_t seq_cnt) const;
     FcFrame data_frame(std::uint32_t offset, std::uint32_t end, std::uint8_t seq_id, std::uint16_t seq_cnt) const;
-    void require(bool condition, const char* operation, const char* why) const;
-    void require_in_progress(const char* operation, bool needs_rx_id) const;
+    // Inline: checked for every frame; the report is out of line.
+    void require(bool condition, const char* operation, const char* why) const
+    {
+        if (!condition) fail(operation, why);
+    }
+    void require_in_progress(const char* operation, bool needs_rx_id) const
+    {
+        require(command_sent_, operation, "no FCP_CMND yet");
+        require(!complete_, operation, "exchange already complete");
+        if (needs_rx_id) require(spec_.rx_id != kUnassignedId, operation, "no RX_ID assigned");
+    }
+    [[noreturn]] void fail(const char* operation, const char* why) const;
     void check_ids(const FcFrame& frame, const char* operation) const;
 
     ExchangeSpec spec_;

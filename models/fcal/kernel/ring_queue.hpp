@@ -22,12 +22,13 @@ public:
     T& operator[](std::size_t i) { return slots_[(head_ + i) & (slots_.size() - 1)]; }
     const T& operator[](std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
 
-    void push_back(T value)
+    void push_back(T&& value)
     {
         if (size_ == slots_.size()) grow();
         (*this)[size_] = std::move(value);
         ++size_;
     }
+    void push_back(const T& value) { push_back(T(value)); }
 
     // The slot is reset, so that what the element holds (a frame) is let go at once.
     void pop_front()
