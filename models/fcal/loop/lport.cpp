@@ -72,6 +72,24 @@ Word fill_or_other(const Word& w) { return w.is_fill() ? w : Word::r_rdy(); }
 
 }  // namespace
 
+// What the port transmits for `word` if it may pass it on at once: the word as it is (it cannot
+// alter it: Lpsm::unaffected_by), or an arbitrating port's fill word (`replacement`, set here:
+// Lpsm::fill_replacement); nothing if the port must process it itself.
+const Word* LPort::passes_as(const Word& word, Word& replacement) const
+{
+    if (lpsm_.unaffected_by(word)) return &word;
+    if (const auto out = lpsm_.fill_replacement(word)) {
+        replacement = *out;
+        return &replacement;
+    }
+    return nullptr;
+}
+
+// Passing `out` on changes what the port transmits after `before` (fill_or_other()) unless it is the
+// fill word it transmits already (as update_fill() would decide; on a ring of a few words, that fill
+// word would otherwise come round to the port and go on round again and again in the same instant).
+bool LPort::changes_output(const Word& out, const Word& before) { return !(out.is_fill() && out == before); }
+
 // Nothing stands in the way of passing a change through at once: the port is not observed, sends
 // nothing of its own, and has no earlier change left to process.
 bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !in_.busy() && downstream_; }
@@ -90,26 +108,15 @@ void LPort::receive(const sc_time& arrival, const Word& word)
         return;
     }
     if (can_pass_through()) {
-        if (lpsm_.unaffected_by(word)) {
-            // Repeated as it is.
+        Word replacement;
+        if (const Word* out = passes_as(word, replacement)) {
             in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
             const Word before = fill_or_other(last_sent());
-            // The fill word it transmits already is no change downstream (on a ring of a few words,
-            // the fill word a port starts would otherwise come round to it and go on round again and
-            // again in the same instant).
-            const bool changes = !(word.is_fill() && word == before);
-            in_.pass(arrival, word, changes);
-            if (changes) forward(arrival, word, before);
-            if (++passed_since_run_ >= kFoldAfterPassing) try_fold();
-            return;
-        }
-        if (const auto out = lpsm_.fill_replacement(word)) {
-            // An arbitrating port's fill word: it transmits `out` from `arrival` on, a change only
-            // if it differs from what it sends until then (as update_fill() would decide).
-            in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
-            const Word before = fill_or_other(last_sent());
-            const bool changes = *out != before;
-            in_.pass_replaced(arrival, word, *out, changes);
+            const bool changes = changes_output(*out, before);
+            if (out == &replacement)
+                in_.pass_replaced(arrival, word, replacement, changes);
+            else
+                in_.pass(arrival, word, changes);
             if (changes) forward(arrival, *out, before);
             if (++passed_since_run_ >= kFoldAfterPassing) try_fold();
             return;
@@ -133,21 +140,19 @@ void LPort::pass_held_changes(const sc_time& now)
 {
     if (observed_ || tx_own_ || !downstream_) return;
     while (EdgeLink::Change* c = in_.first_held_after(now)) {
+        Word replacement;
+        const Word* out = passes_as(c->word, replacement);
+        if (!out) return;
         const Word* passed = in_.output_before_held();
         const Word before = fill_or_other(passed ? *passed : tx_word_);
+        const bool changes = changes_output(*out, before);
         const sc_time at = c->at;
-        const Word word = c->word;  // forward() may reach this port again round a short ring
-        if (lpsm_.unaffected_by(word)) {
-            const bool changes = !(word.is_fill() && word == before);
+        const Word sent = *out;  // forward() may reach this port again round a short ring
+        if (out == &replacement)
+            in_.pass_held_replaced(*c, replacement, changes);
+        else
             in_.pass_held(*c, changes);
-            if (changes) forward(at, word, before);
-        } else if (const auto out = lpsm_.fill_replacement(word)) {
-            const bool changes = *out != before;
-            in_.pass_held_replaced(*c, *out, changes);
-            if (changes) forward(at, *out, before);
-        } else {
-            return;
-        }
+        if (changes) forward(at, sent, before);
     }
 }
 

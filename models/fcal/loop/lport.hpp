@@ -190,6 +190,8 @@ private:
     void emit(const Word& w, const sc_core::sc_time& now);
     void update_fill(const sc_core::sc_time& now);
     bool can_pass_through() const;
+    const Word* passes_as(const Word& word, Word& replacement) const;
+    static bool changes_output(const Word& out, const Word& before);
     void pass_held_changes(const sc_core::sc_time& now);
     void catch_up(const EdgeLink::Change& c);
     void catch_up(const RepeatedRun& run);
