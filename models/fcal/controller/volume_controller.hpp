@@ -36,6 +36,7 @@
 #include "fcal/controller/volume_timer.hpp"
 #include "fcal/hba/io_request.hpp"
 #include "fcal/kernel/pool_allocator.hpp"
+#include "fcal/kernel/ring_queue.hpp"
 #include "fcal/host/io_target.hpp"
 #include "fcal/phy/al_pa.hpp"
 
@@ -176,9 +177,9 @@ private:
              kernel::PoolAllocator<std::pair<const hba::IoRequest* const, Sent>>>
         owner_;  // member commands out
     std::vector<hba::IoRequest*> spare_subs_;
-    std::deque<Held> waiting_;                     // strict: not yet started
+    kernel::RingQueue<Held> waiting_;              // strict: not yet started
     std::deque<Held> locked_;                      // writes held by the rebuild's lock
-    std::deque<hba::IoRequest*> done_;             // finished, to be delivered
+    kernel::RingQueue<hba::IoRequest*> done_;      // finished, to be delivered
     bool delivering_ = false, retrying_ = false, retry_again_ = false;
     std::deque<hba::IoRequest> pool_;  // deque: growing it keeps pointers valid
     std::vector<hba::IoRequest*> free_;

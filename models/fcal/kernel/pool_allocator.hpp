@@ -1,8 +1,10 @@
 #pragma once
 // A standard allocator for objects made and dropped at a high rate (the frames: docs/kernel.md,
 // "No allocation per frame"): a freed block goes on a free list of its type and is
-// handed out again, so that once a run has reached its peak nothing more comes from the heap. Blocks
-// are never given back (the free lists keep the peak until the program ends). Like the SystemC
+// handed out again, so that once a run has reached its peak nothing more comes from the heap. An
+// empty free list is refilled with a slab of kSlabBlocks blocks at once, so that a run creeping up to
+// a new peak a frame at a time goes to the heap once per slab, not once per frame. Blocks are never
+// given back (the free lists keep the peak until the program ends). Like the SystemC
 // kernel it serves, it is single-threaded.
 //
 //   std::allocate_shared<Frame>(kernel::PoolAllocator<Frame>(), ...)
@@ -27,7 +29,7 @@ public:
         static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned types are not pooled");
         if (n != 1) return static_cast<T*>(::operator new(n * sizeof(T)));
         Block*& head = free_list();
-        if (head == nullptr) return static_cast<T*>(::operator new(kBlockBytes));
+        if (head == nullptr) head = new_slab();
         Block* block = head;
         head = block->next;
         return reinterpret_cast<T*>(block);
@@ -59,7 +61,18 @@ private:
     struct Block {
         Block* next;
     };
-    static constexpr std::size_t kBlockBytes = sizeof(T) > sizeof(Block) ? sizeof(T) : sizeof(Block);
+    static constexpr std::size_t kAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;  // each block's, as operator new's
+    static constexpr std::size_t kBlockBytes = ((sizeof(T) > sizeof(Block) ? sizeof(T) : sizeof(Block)) + kAlign - 1) / kAlign * kAlign;
+    static constexpr std::size_t kSlabBlocks = 32;
+    // A slab of blocks chained into a free list (its first block first).
+    static Block* new_slab()
+    {
+        auto* bytes = static_cast<unsigned char*>(::operator new(kSlabBlocks * kBlockBytes));
+        for (std::size_t i = 0; i < kSlabBlocks; ++i)
+            reinterpret_cast<Block*>(bytes + i * kBlockBytes)->next =
+                i + 1 < kSlabBlocks ? reinterpret_cast<Block*>(bytes + (i + 1) * kBlockBytes) : nullptr;
+        return reinterpret_cast<Block*>(bytes);
+    }
     // One free list per type (allocate_shared rebinds to its control block, one type per payload).
     static Block*& free_list()
     {

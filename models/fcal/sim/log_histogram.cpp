@@ -38,6 +38,13 @@ std::uint64_t LogHistogram::width_of(std::size_t index)
     return index < 2 * kSub ? 1 : std::uint64_t{1} << (index / kSub - 1);
 }
 
+LogHistogram::LogHistogram()
+{
+    const std::size_t last = index_of(~std::uint64_t{0});
+    counts_.reserve(last + 1);
+    group_counts_.reserve((last >> kSubBits) + 1);
+}
+
 void LogHistogram::add(double seconds)
 {
     const double clamped = std::max(seconds, 0.0);

@@ -18,6 +18,12 @@ public:
     static constexpr unsigned kSubBits = 12;
     static constexpr double kRelativeError = 1.0 / (2 << kSubBits);  // 2^-(kSubBits+1), about 0.012 %
 
+    // The buckets' storage is reserved whole here (for every index a picosecond count can reach:
+    // about 1.7 MiB of address space, of which only the pages of buckets in use are touched), so
+    // that a value larger than any before takes no allocation in the middle of a run
+    // (docs/kernel.md, "No allocation per frame").
+    LogHistogram();
+
     void add(double seconds);  // rounded to the picosecond; negative values count as 0
 
     std::uint64_t count() const { return count_; }
@@ -34,7 +40,7 @@ private:
     static std::uint64_t lower_bound_of(std::size_t index);
     static std::uint64_t width_of(std::size_t index);
 
-    std::vector<std::uint64_t> counts_;  // grows to the largest index seen (at most 64 octaves)
+    std::vector<std::uint64_t> counts_;  // sized to the largest index seen (capacity: all of them)
     // The counts of each run of 2^kSubBits buckets (an octave above the exact ones): a percentile
     // skips whole octaves instead of walking their 4 096 buckets each.
     std::vector<std::uint64_t> group_counts_;

@@ -3,7 +3,9 @@
 // of what a popped element held; the pool allocator hands a freed block out again.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "fcal/kernel/pool_allocator.hpp"
@@ -124,4 +126,22 @@ TEST_CASE("The pool allocator hands a freed block out again", "[kernel][pool]")
     CHECK(static_cast<const void*>(second.get()) == where);
     auto third = std::allocate_shared<Frame>(pool);  // the pool is empty: a new block
     CHECK(static_cast<const void*>(third.get()) != where);
+}
+
+TEST_CASE("The pool allocator hands out distinct aligned blocks from slabs and takes them all back", "[kernel][pool]")
+{
+    struct Payload {
+        char bytes[40];  // not a multiple of the alignment
+    };
+    kernel::PoolAllocator<Payload> pool;
+    std::vector<Payload*> taken;
+    for (int i = 0; i < 100; ++i) taken.push_back(pool.allocate(1));  // several slabs
+    std::set<Payload*> distinct(taken.begin(), taken.end());
+    CHECK(distinct.size() == taken.size());
+    for (Payload* p : taken) CHECK(reinterpret_cast<std::uintptr_t>(p) % __STDCPP_DEFAULT_NEW_ALIGNMENT__ == 0);
+    for (Payload* p : taken) pool.deallocate(p, 1);
+    std::set<Payload*> again;
+    for (int i = 0; i < 100; ++i) again.insert(pool.allocate(1));
+    CHECK(again == distinct);  // the same blocks, none new
+    for (Payload* p : again) pool.deallocate(p, 1);
 }
