@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -255,7 +256,7 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
     results["wall_time_s"] = wall;
     results["run_end"] = sim::to_string(run.end);
     const nlohmann::json doc = {{"config", sim::to_json(config)}, {"results", results}};
-    if (o.outputs.stats_json == "-") std::cout << doc.dump(2) << "\n";
+    if (o.outputs.stats_json == "-") std::cout << std::setw(2) << doc << "\n";  // as dump(2)
 
     // Every output complete and written, or none replaces what was there.
     std::vector<std::string> errors = outputs.finish(*system, doc, interrupted);

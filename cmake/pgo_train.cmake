@@ -1,0 +1,26 @@
+# The training runs of profile-guided optimization (cmake/pgo.cmake): the instrumented fcal-sim runs
+# the speed benchmark's scenarios (tools/fcal_tools/bench.py), shortened; its profile is what the real
+# build is optimized for. cmake -DFCAL_SIM=... -DWORK_DIR=... -P pgo_train.cmake
+set(scenarios
+    "workload.measured_ios=400"
+    "schedule=normal|workload.measured_ios=200"
+    "disk.count=64|workload.measured_ios=200"
+    "loop.nodes=126|workload.measured_ios=100"
+    "workload.io_size=4K|workload.queue_depth=4|workload.measured_ios=400"
+    "volume.raid=raid5|disk.count=8|workload.read_fraction=0|workload.io_size=16K|workload.measured_ios=100"
+    "disk.count=8|target.login_bb_credit=4|target.incoming_buffers=4|initiator.max_outstanding=1|workload.measured_ios=100"
+    "cmdf.impl=rtl|workload.measured_ios=100")
+foreach(scenario IN LISTS scenarios)
+  string(REPLACE "|" ";" settings "${scenario}")
+  set(args)
+  foreach(setting IN LISTS settings)
+    list(APPEND args --set ${setting})
+  endforeach()
+  execute_process(COMMAND ${FCAL_SIM} ${args} --no-progress
+                  WORKING_DIRECTORY ${WORK_DIR}
+                  OUTPUT_QUIET
+                  RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "pgo training: fcal-sim ${args} failed (${status})")
+  endif()
+endforeach()
