@@ -124,7 +124,7 @@ TEST_CASE("The pool allocator hands a freed block out again", "[kernel][pool]")
     first.reset();
     auto second = std::allocate_shared<Frame>(pool);
     CHECK(static_cast<const void*>(second.get()) == where);
-    auto third = std::allocate_shared<Frame>(pool);  // the pool is empty: a new block
+    auto third = std::allocate_shared<Frame>(pool);  // none free: another block (of the same slab)
     CHECK(static_cast<const void*>(third.get()) != where);
 }
 
