@@ -390,6 +390,32 @@ void LPort::wake_in_span(const Word& w)
     }
 }
 
+// A folded port that only repeats is given its first frame. While the access window is closed (no
+// IDLE has reached it since it last won) and no IDLE is on its way to it, taking up the request only
+// leaves it waiting for the next window (Lpsm::request_awaits_idle): it takes it up here, in the
+// instant of the request as its run would, and stays folded in the AwaitsIdle routine, the first
+// IDLE that enters its span bringing it back (docs/loop.md, "Fast path"). False: it must rejoin.
+bool LPort::await_idle_folded()
+{
+    if (routine_ != Lpsm::Routine::Repeats) return false;
+    settle();
+    if (!lpsm_.request_awaits_idle() || idle_on_its_way()) return false;
+    lpsm_.update_arbitration();
+    routine_ = Lpsm::Routine::AwaitsIdle;
+    source_->survey_span();
+    return true;
+}
+
+// An IDLE (or a fill word that reaches this folded port as one) has still to reach it: what its
+// EdgeLink holds after settle(), or the entries of the logs it has still to read.
+bool LPort::idle_on_its_way() const
+{
+    bool idle = false;
+    in_.for_each([&](const EdgeLink::Change& c) { idle = idle || c.word.kind == WordKind::Idle; });
+    for (const Feed& f : feeds_) idle = idle || f.owner->log_.has_idle(f.pos, f.end);
+    return idle || source_->log_.has_idle(source_pos_, source_->log_.end());
+}
+
 // What reaches this folded port of a word a source sent: its fill word replaced by the arbitrating
 // ports before it (the highest-priority of them: `arb_before`).
 Word LPort::as_received(const Word& w, phy::AlPa arb_before) const
@@ -607,6 +633,7 @@ void LPort::queue_frame(OutgoingFrame out)
 
 void LPort::frames_changed()
 {
+    if (folded_ && await_idle_folded()) return;
     wake();
     recall_passed_through(kernel::now());
     kick();

@@ -30,8 +30,9 @@
 // *source*), which logs what it sends (OutputLog) for the folded ports behind it (its *span*) and
 // replaces fill words as their arbitrating ones would. A folded port reads what reached it from the
 // log only when it needs to: it rejoins the chain the instant the layer above gives it something to
-// send (wake(), also called for every port before a LIP), or a word it would act on (an OPN to it, its own
-// ARB, an IDLE it waits for) enters its span; the log is compacted now and then.
+// send (wake(), also called for every port before a LIP; a port that would only wait for the next
+// access window waits folded instead: await_idle_folded()), or a word it would act on (an OPN to it,
+// its own ARB, an IDLE it waits for) enters its span; the log is compacted now and then.
 //
 // Fewer runs. A port in a circuit takes later the words it holds that change nothing it does before
 // its next run (Lpsm::may_wait), and when it starts an own word after which it will only send its
@@ -207,6 +208,8 @@ private:
     void survey_span();
     void clear_span();  // no folded ports behind it
     void wake_in_span(const Word& w);
+    bool await_idle_folded();
+    bool idle_on_its_way() const;
     struct Feed;
     Word as_received(const Word& w, phy::AlPa arb_before) const;
     Word as_sent(const Word& w) const;

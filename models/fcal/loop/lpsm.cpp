@@ -88,16 +88,19 @@ bool Lpsm::may_wait(const Word& w, const Word* last_fill) const
 
 Lpsm::Routine Lpsm::routine() const
 {
-    // (INITIALIZING and OPEN-INIT act on every word: the states below Acts are steady ones; a
-    // primitive sequence being counted may start initialization.)
-    if (errors_ || frame_for_us() || rx_ == Rx::AccessIdle || sequences_.current()) return Routine::Acts;
+    if (acts_on_every_word()) return Routine::Acts;
     if (state_ == LpsmState::Arbitrating) return arbitrating() && !queue_->empty() ? Routine::ReplacesFill : Routine::Acts;
-    if (state_ != LpsmState::Monitoring || arbitrating() || fill_ == Fill::Originator) return Routine::Acts;
+    if (!monitors_alone()) return Routine::Acts;
     const OutgoingFrame* next = queue_->front();
     if (!next) return Routine::Repeats;
     // Waiting for the next access window (maybe_start_arbitration() has run and held back).
-    const bool waits = bid_ == Bid::Waiting && !access_ && cfg_.fair && !next->arbitrate_unfairly;
-    return waits ? Routine::AwaitsIdle : Routine::Acts;
+    return bid_ == Bid::Waiting && waits_for_access(*next) ? Routine::AwaitsIdle : Routine::Acts;
+}
+
+bool Lpsm::request_awaits_idle() const
+{
+    const OutgoingFrame* next = queue_->front();
+    return next && bid_ == Bid::None && waits_for_access(*next) && !acts_on_every_word() && monitors_alone();
 }
 
 void Lpsm::repeated(const RepeatedWords& run)
@@ -336,7 +339,7 @@ void Lpsm::maybe_start_arbitration()
         bid_ = Bid::Waiting;
         observer_.lpsm_event(LpsmObserver::Event::Requesting);
     }
-    if (!access_ && cfg_.fair && !next->arbitrate_unfairly) return;  // wait for the next access window
+    if (waits_for_access(*next)) return;
     if (!access_) observer_.lpsm_event(LpsmObserver::Event::ArbitrationWithoutAccess);
     bid_ = Bid::Arbitrating;
     set_state(LpsmState::Arbitrating);

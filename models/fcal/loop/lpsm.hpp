@@ -123,6 +123,10 @@ public:
                        // every fill word (its own ARB would make it win)
     };
     Routine routine() const;
+    // The layer above has just given a port in the Repeats routine its first frame: taking up the
+    // request (update_arbitration()) would only leave it waiting for the next access window, in
+    // the AwaitsIdle routine.
+    bool request_awaits_idle() const;
     // A run of words a port in one of those routines received and passed on, none naming it (and,
     // for AwaitsIdle, no IDLE): the same as repeated(w) for each of them, in one step.
     void repeated(const RepeatedWords& run);
@@ -228,6 +232,13 @@ private:
     void become_opened(const Word& opn);
     void win();
     void maybe_start_arbitration();
+    // (INITIALIZING and OPEN-INIT act on every word: the routines are for steady states; a
+    // primitive sequence being counted may start initialization.)
+    bool acts_on_every_word() const { return errors_ || frame_for_us() || rx_ == Rx::AccessIdle || sequences_.current(); }
+    // Monitoring, not arbitrating and not the originator of a circuit's fill word.
+    bool monitors_alone() const { return state_ == LpsmState::Monitoring && !arbitrating() && fill_ != Fill::Originator; }
+    // A fair port holds `next` back until the next access window (an unfair frame does not wait).
+    bool waits_for_access(const OutgoingFrame& next) const { return !access_ && cfg_.fair && !next.arbitrate_unfairly; }
     void start_circuit_as_opener();
     void leave_circuit();
     Word substitute(const Word& fill) const;

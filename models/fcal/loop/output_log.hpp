@@ -62,6 +62,13 @@ public:
     // The entries numbered in [from, to), as repeated by a port that transmitted `before` until then,
     // `offset` downstream; nothing if there are none.
     std::optional<RepeatedRun> run(Seq from, Seq to, const Word& before, const sc_core::sc_time& offset) const;
+    // Some entry numbered in [from, to) is an IDLE (withdrawn ones aside).
+    bool has_idle(Seq from, Seq to) const
+    {
+        from = std::max(from, begin());
+        to = std::min(to, end());
+        return to > from && entry(to - 1).idle > from;
+    }
     // Every entry numbered in [from, to), oldest first, withdrawn ones aside.
     template <class F>
     void for_each(Seq from, Seq to, F&& f) const

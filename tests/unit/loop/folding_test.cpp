@@ -99,8 +99,14 @@ TEST_CASE("folding: the LPSM names a routine only where the port would only pass
     q.one_circuit(0x30);
     CHECK(q.lpsm.routine() == R::Repeats);
     CHECK_FALSE(q.lpsm.access());
+    CHECK_FALSE(q.lpsm.request_awaits_idle());  // nothing to send
+    q.queue.push(loop::OutgoingFrame{frame(0x10, 0x30)});
+    CHECK(q.lpsm.request_awaits_idle());  // taking up this request only waits for the window...
+    q.lpsm.update_arbitration();
+    CHECK(q.lpsm.routine() == R::AwaitsIdle);  // ...as it does: fair, without ACCESS
+    CHECK_FALSE(q.lpsm.request_awaits_idle());  // taken up
     q.queue_for(0x30);
-    CHECK(q.lpsm.routine() == R::AwaitsIdle);  // fair, without ACCESS
+    CHECK(q.lpsm.routine() == R::AwaitsIdle);
     q.lpsm.receive(Word::idle());  // the window opens: it arbitrates, repeating this IDLE first
     q.lpsm.update_arbitration();
     CHECK(q.lpsm.repeats_access_word());
@@ -108,9 +114,14 @@ TEST_CASE("folding: the LPSM names a routine only where the port would only pass
     q.lpsm.access_word_repeated();
     CHECK(q.lpsm.routine() == R::ReplacesFill);
 
+    Port a(0x10);
+    a.queue.push(loop::OutgoingFrame{frame(0x10, 0x30)});
+    CHECK_FALSE(a.lpsm.request_awaits_idle());  // with ACCESS it arbitrates at once
     Port u(0x10, false);  // unfair: arbitrates without ACCESS
     u.one_circuit(0x30);
-    u.queue_for(0x30);
+    u.queue.push(loop::OutgoingFrame{frame(0x10, 0x30)});
+    CHECK_FALSE(u.lpsm.request_awaits_idle());
+    u.lpsm.update_arbitration();
     CHECK(u.lpsm.routine() == R::ReplacesFill);
 
     // An opened port, and the fill originator (it left while its ARB(F0) was on the wire), act.
@@ -417,13 +428,22 @@ TEST_CASE("folding: a loop with folded ports behaves exactly as with every port 
         t.at(0xE1).request_circuits(0xE8, 8);
         t.at(0x01).send(0xE8, 6);
     });
+    // A folded port given its first frame while its access window is closed only waits for the
+    // next one: it stays folded (LPort::frames_changed). Counted on the fast loop.
+    int waited_folded = 0;
+    auto send = [&](Twin& t, phy::AlPa from, phy::AlPa to, unsigned frames, std::uint32_t bytes) {
+        loop::LPort& port = t.at(from).port_;
+        const bool folded_idle = port.folded() && port.transmit_queue().empty();
+        t.at(from).send(to, frames, bytes);
+        if (folded_idle && port.folded()) ++waited_folded;
+    };
     for (int step = 0; step < 40; ++step) {
         sc_core::sc_start(7, sc_core::SC_US);
-        both([step](Twin& t) {
-            if (step % 5 == 1) t.at(0xDC).send(0xDA, 1, 128);
-            if (step % 7 == 3) t.at(0x01).send(0xE0, 2, 512);
-            if (step % 9 == 4) t.at(0xE2).send(0xE4, 1, 64);
-            if (step % 11 == 6) t.at(0xDA).send(0x01, 3, 2048);
+        both([&](Twin& t) {
+            if (step % 5 == 1) send(t, 0xDC, 0xDA, 1, 128);
+            if (step % 7 == 3) send(t, 0x01, 0xE0, 2, 512);
+            if (step % 9 == 4) send(t, 0xE2, 0xE4, 1, 64);
+            if (step % 11 == 6) send(t, 0xDA, 0x01, 3, 2048);
         });
         fast.count_folded();
         CHECK(full.most_folded == 0);
@@ -431,6 +451,7 @@ TEST_CASE("folding: a loop with folded ports behaves exactly as with every port 
     sc_core::sc_start(2, sc_core::SC_MS);
     fast.count_folded();
     CHECK(fast.most_folded >= 3);  // the test is about folded ports: there must have been some
+    CHECK(waited_folded >= 1);     // and about ports that wait for the access window folded
     CHECK(full.at(0x01).received.size() > 20);
     check_same(full, fast);
 }
