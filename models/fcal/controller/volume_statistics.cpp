@@ -1,8 +1,5 @@
 #include "fcal/controller/volume_statistics.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <numeric>
 #include <stdexcept>
 
 namespace fcal::controller {
@@ -40,27 +37,14 @@ void VolumeStatistics::state_is(const sc_core::sc_time& at, VolumeState state)
 
 void VolumeStatistics::completed(VolumePhase phase, const sc_core::sc_time& response)
 {
-    phases_.at(index(phase)).response_s.push_back(response.to_seconds());
+    phases_.at(index(phase)).response.add(response.to_seconds());
 }
 
 void VolumeStatistics::failed(VolumePhase phase) { ++phases_.at(index(phase)).failed; }
 
-double VolumeStatistics::mean_s(VolumePhase phase) const
-{
-    const auto& v = phases_.at(index(phase)).response_s;
-    return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-}
+double VolumeStatistics::mean_s(VolumePhase phase) const { return phases_.at(index(phase)).response.mean(); }
 
-double VolumeStatistics::p99_s(VolumePhase phase) const
-{
-    std::vector<double> v = phases_.at(index(phase)).response_s;
-    if (v.empty()) return 0.0;
-    // Nearest rank: the smallest value with at least 99 % of the sample at or below it.
-    const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(v.size())));
-    const auto nth = v.begin() + static_cast<std::ptrdiff_t>(std::max<std::size_t>(rank, 1) - 1);
-    std::nth_element(v.begin(), nth, v.end());
-    return *nth;
-}
+double VolumeStatistics::p99_s(VolumePhase phase) const { return phases_.at(index(phase)).response.percentile(99); }
 
 void VolumeStatistics::report(nlohmann::json& volume) const
 {

@@ -3,8 +3,9 @@
 // rebuild"): response times by phase — before the first failure, degraded,
 // rebuilding, after (optimal again), failed — with each request counted in the phase it arrived in;
 // the host reads and writes planned around a missing member; the state's changes over time.
-// Over the whole run, not the measurement window. Response times are kept whole (8 bytes a request),
-// so the mean and the p99 (nearest rank) are exact.
+// Over the whole run, not the measurement window. Response times go into bounded histograms, as the
+// run's own (kernel::LogHistogram): the state stays the same size however long the run, the mean is
+// exact and the p99 (nearest rank) within LogHistogram::kRelativeError.
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "fcal/controller/volume_health.hpp"
+#include "fcal/kernel/log_histogram.hpp"
 
 namespace fcal::controller {
 
@@ -33,7 +35,7 @@ public:
 
     std::uint64_t degraded_reads() const { return degraded_reads_; }
     std::uint64_t degraded_writes() const { return degraded_writes_; }
-    std::uint64_t completed(VolumePhase phase) const { return phases_.at(index(phase)).response_s.size(); }
+    std::uint64_t completed(VolumePhase phase) const { return phases_.at(index(phase)).response.count(); }
     std::uint64_t failed(VolumePhase phase) const { return phases_.at(index(phase)).failed; }
     double mean_s(VolumePhase phase) const;
     double p99_s(VolumePhase phase) const;
@@ -43,7 +45,7 @@ public:
 
 private:
     struct Phase {
-        std::vector<double> response_s;
+        kernel::LogHistogram response;
         std::uint64_t failed = 0;
     };
     static std::size_t index(VolumePhase phase) { return static_cast<std::size_t>(phase); }

@@ -1,25 +1,9 @@
 #include "fcal/sim/statistics.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <numeric>
 #include <ostream>
 
 namespace fcal::sim {
-
-double mean(const std::vector<double>& v)
-{
-    return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-}
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
-    return v[std::min(v.size(), std::max<std::size_t>(rank, 1)) - 1];
-}
 
 Statistics::Statistics(std::uint64_t warmup_ios, std::uint64_t measured_ios, std::vector<const disk::Disk*> disks,
                        std::vector<loop::LPort*> ports, bool volume)

@@ -1,7 +1,7 @@
 #pragma once
 // Measurement between warm-up and cool-down (docs/cli.md, "Statistics and the measurement window"): it
 // opens when the warm-up-th I/O completes and closes when the (warm-up + measured)-th completes.
-// Response times go into bounded histograms (sim/log_histogram.hpp): means exact, percentiles within
+// Response times go into bounded histograms (kernel/log_histogram.hpp): means exact, percentiles within
 // LogHistogram::kRelativeError.
 #include <cstdint>
 #include <iosfwd>
@@ -12,7 +12,7 @@
 #include "fcal/disk/disk.hpp"
 #include "fcal/hba/io_request.hpp"
 #include "fcal/loop/lport.hpp"
-#include "fcal/sim/log_histogram.hpp"
+#include "fcal/kernel/log_histogram.hpp"
 
 namespace fcal::sim {
 
@@ -50,18 +50,14 @@ private:
     std::uint64_t completed_ = 0;
     bool opened_ = false, closed_ = false;
     sc_core::sc_time t_open_, t_close_;
-    LogHistogram response_;
+    kernel::LogHistogram response_;
     std::uint64_t reads_ = 0, writes_ = 0, io_bytes_ = 0, data_bytes_ = 0;
     double read_response_sum_s_ = 0, write_response_sum_s_ = 0;
     std::vector<std::uint64_t> disk_ios_;
     std::vector<double> disk_response_sum_s_;
-    LogHistogram command_wait_;
+    kernel::LogHistogram command_wait_;
     std::vector<sc_core::sc_time> disk_busy_at_open_, disk_busy_at_close_;
     std::vector<loop::PortStats> port_at_open_, port_at_close_;
 };
-
-// Mean and the p-th percentile (nearest rank) of a sample; 0 for an empty one. Exact, for tests.
-double mean(const std::vector<double>& v);
-double percentile(std::vector<double> v, double p);
 
 }  // namespace fcal::sim

@@ -1,9 +1,9 @@
-#include "fcal/sim/log_histogram.hpp"
+#include "fcal/kernel/log_histogram.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace fcal::sim {
+namespace fcal::kernel {
 
 namespace {
 
@@ -86,4 +86,4 @@ double LogHistogram::percentile(double p) const
     return max_s_;
 }
 
-}  // namespace fcal::sim
+}  // namespace fcal::kernel

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace fcal::sim {
+namespace fcal::kernel {
 
 class LogHistogram {
 public:
@@ -50,4 +50,4 @@ private:
     double min_s_ = 0, max_s_ = 0;
 };
 
-}  // namespace fcal::sim
+}  // namespace fcal::kernel
