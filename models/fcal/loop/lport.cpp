@@ -394,7 +394,8 @@ void LPort::wake_in_span(const Word& w)
 // IDLE has reached it since it last won) and no IDLE is on its way to it, taking up the request only
 // leaves it waiting for the next window (Lpsm::request_awaits_idle): it takes it up here, in the
 // instant of the request as its run would, and stays folded in the AwaitsIdle routine, the first
-// IDLE that enters its span bringing it back (docs/loop.md, "Fast path"). False: it must rejoin.
+// IDLE that reaches it bringing it back (its source wakes the first such port of its span with no
+// arbitrating port before it: survey_span()) (docs/loop.md, "Fast path"). False: it must rejoin.
 bool LPort::await_idle_folded()
 {
     if (routine_ != Lpsm::Routine::Repeats) return false;
@@ -406,8 +407,9 @@ bool LPort::await_idle_folded()
     return true;
 }
 
-// An IDLE (or a fill word that reaches this folded port as one) has still to reach it: what its
-// EdgeLink holds after settle(), or the entries of the logs it has still to read.
+// An IDLE has still to reach this folded port: in what its EdgeLink holds after settle(), or among
+// the entries of the logs it has still to read (an IDLE that an arbitrating port before it replaces
+// counts too: the check errs on the side of rejoining).
 bool LPort::idle_on_its_way() const
 {
     bool idle = false;

@@ -4,6 +4,8 @@
 // always with every port awake (none folded), so a port's chain pointers are its ring neighbours.
 #include "fcal/loop/lport.hpp"
 
+#include "fcal/kernel/now.hpp"
+
 namespace fcal::loop {
 
 using sc_core::sc_time;
@@ -73,6 +75,15 @@ void LPort::discard_queued()
     while (const OutgoingFrame* f = queue_->front()) {
         queue_->pop_for(f->frame->destination);
         lpsm_event(Event::FrameDiscarded);
+    }
+    // A request taken up in this instant is withdrawn, whether the port took it up already (folded:
+    // await_idle_folded) or would in its next run: the same either way.
+    if (stats_.requested_at() == kernel::now()) {
+        lpsm_.withdraw_request();
+        if (folded_ && routine_ == Lpsm::Routine::AwaitsIdle) {
+            routine_ = Lpsm::Routine::Repeats;
+            source_->survey_span();
+        }
     }
     kick();  // the LPSM takes note (its bid lapses) in its next run
 }

@@ -127,6 +127,13 @@ public:
     // request (update_arbitration()) would only leave it waiting for the next access window, in
     // the AwaitsIdle routine.
     bool request_awaits_idle() const;
+    // The layer above took back every frame it had queued, in the instant the port took up its
+    // request (LPort::discard_queued): a fair port still waiting for the access window withdraws its
+    // bid, as if never asked (nothing was sent for it), whichever came first in that instant.
+    void withdraw_request()
+    {
+        if (bid_ == Bid::Waiting && queue_->empty()) bid_ = Bid::None;
+    }
     // A run of words a port in one of those routines received and passed on, none naming it (and,
     // for AwaitsIdle, no IDLE): the same as repeated(w) for each of them, in one step.
     void repeated(const RepeatedWords& run);

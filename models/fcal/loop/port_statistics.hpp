@@ -36,6 +36,8 @@ public:
     // Start the running maximum afresh (a measurement window opens).
     void restart_maxima() { stats_.arbitration_wait_max_s = 0; }
     const PortStats& stats() const { return stats_; }
+    // When the port last asked for the loop (the Requesting event).
+    const sc_core::sc_time& requested_at() const { return request_since_; }
 
 private:
     PortStats stats_;

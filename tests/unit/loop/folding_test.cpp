@@ -307,6 +307,8 @@ TEST_CASE("folding: the output log sums up any run as a walk over its words does
         CHECK(run->words.idle == idle);
         CHECK(run->primitive_or_frame_end == nonfill_end);
         CHECK(run->frame_end == frame_end);
+        // Whether an IDLE is among the entries (withdrawn ones aside), from the same numbers.
+        CHECK(log.has_idle(words[from].seq, to_seq) == idle);
 
         // What has reached a point `offset` downstream by some instant: everything up to it.
         const sc_time now = words[from].at + offset + sc_time(static_cast<double>(rng() % 20), SC_NS);
@@ -437,13 +439,23 @@ TEST_CASE("folding: a loop with folded ports behaves exactly as with every port 
         t.at(from).send(to, frames, bytes);
         if (folded_idle && port.folded()) ++waited_folded;
     };
+    // The layer above takes back what it queued in the same instant (its link is lost): the request
+    // is withdrawn, whether taken up folded or not (LPort::discard_queued).
+    int withdrawn_folded = 0;
+    auto send_and_discard = [&](Twin& t, phy::AlPa from, phy::AlPa to) {
+        const int before = waited_folded;
+        send(t, from, to, 1, 256);
+        if (waited_folded > before) ++withdrawn_folded;
+        t.at(from).port_.discard_queued();
+    };
     for (int step = 0; step < 40; ++step) {
         sc_core::sc_start(7, sc_core::SC_US);
         both([&](Twin& t) {
             if (step % 5 == 1) send(t, 0xDC, 0xDA, 1, 128);
             if (step % 7 == 3) send(t, 0x01, 0xE0, 2, 512);
             if (step % 9 == 4) send(t, 0xE2, 0xE4, 1, 64);
-            if (step % 11 == 6) send(t, 0xDA, 0x01, 3, 2048);
+            if (step % 11 == 6 && step != 28) send(t, 0xDA, 0x01, 3, 2048);
+            if (step == 28) send_and_discard(t, 0xDA, 0x01);  // it waits folded then (the count below)
         });
         fast.count_folded();
         CHECK(full.most_folded == 0);
@@ -452,6 +464,7 @@ TEST_CASE("folding: a loop with folded ports behaves exactly as with every port 
     fast.count_folded();
     CHECK(fast.most_folded >= 3);  // the test is about folded ports: there must have been some
     CHECK(waited_folded >= 1);     // and about ports that wait for the access window folded
+    CHECK(withdrawn_folded >= 1);  // and withdraw a request taken up folded
     CHECK(full.at(0x01).received.size() > 20);
     check_same(full, fast);
 }
