@@ -3,8 +3,9 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/ and runs tests there.
 #   scripts/sanitize.sh            the whole suite (every test but the "long" ones), as scripts/test.sh
 #   scripts/sanitize.sh --subset   what scripts/test.sh (and so CI) runs after the normal suite: the
-#                                  simulator, the configuration checks, the fuzz corpus replay and the
-#                                  random configurations; a fraction of the build time
+#                                  simulator, the kernel's containers, timers and histogram, the
+#                                  configuration checks, the fuzz corpus replay and the random
+#                                  configurations; a fraction of the build time
 # Other arguments go to ctest. Any sanitizer report ends its program with exit code 86, which no fcal
 # program uses, so the test that ran it fails.
 set -euo pipefail
@@ -14,8 +15,8 @@ targets=()
 tests=(-E "^cli: bench$")  # the speed benchmark runs valgrind, which cannot run ASan programs
 if [ "${1:-}" = "--subset" ]; then
   shift
-  targets=(--target fcal-sim fcal-sim-test fcal-codec unit_sim fuzz_8b10b_replay fuzz_config_json_replay fuzz_set_replay)
-  tests=(-R "^(unit_sim:|fuzz: |cli: (fcal_sim|fcal_sim_bad_input|fcal_sim_outputs|random_configs)$)")
+  targets=(--target fcal-sim fcal-sim-test fcal-codec unit_kernel unit_sim fuzz_8b10b_replay fuzz_config_json_replay fuzz_set_replay)
+  tests=(-R "^(unit_kernel:|unit_sim:|fuzz: |cli: (fcal_sim|fcal_sim_bad_input|fcal_sim_outputs|random_configs)$)")
 else
   bash scripts/setup.sh >/dev/null  # the Debian packages (and the normal build, quick when up to date)
 fi
