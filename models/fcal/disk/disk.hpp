@@ -104,6 +104,9 @@ public:
     // Sectors the workload may address; 0 for the fixed model (no geometry).
     std::uint64_t capacity_sectors() const { return mechanism_->capacity_sectors(); }
     const Mechanism& mechanism() const { return *mechanism_; }
+    // Its buffer hands out a read's data whenever the HBA takes them: the read does not stream (the
+    // fixed model), so the time of a take changes nothing (docs/disk.md).
+    bool reads_whenever() const { return !streams(); }
     // Its model and its capacity in bytes (0 for the fixed model: no geometry); what its actuator
     // did is stats().report (the run's disk_mechanics sums them over the disks).
     void report_model(nlohmann::json& j) const;

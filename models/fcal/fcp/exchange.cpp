@@ -205,6 +205,17 @@ Exchange::FramePtr Exchange::next_read_data_frame()
     return make_loop_frame(std::move(f));
 }
 
+void Exchange::take_back_read_data_frames(std::uint32_t frames)
+{
+    require(spec_.direction == DataDirection::Read, "take_back_read_data_frames", "not a read");
+    require(frames <= read_seq_cnt_, "take_back_read_data_frames", "more frames than were built");
+    if (frames == 0) return;
+    read_seq_cnt_ = static_cast<std::uint16_t>(read_seq_cnt_ - frames);
+    // Every frame but a read's last is full.
+    bytes_moved_ = std::min(static_cast<std::uint32_t>(read_seq_cnt_) * spec_.max_payload_bytes, spec_.size_bytes);
+    if (read_seq_cnt_ == 0) next_seq_id_ = read_seq_id_;
+}
+
 std::vector<Exchange::FramePtr> Exchange::make_read_data_frames()
 {
     std::vector<FramePtr> frames;

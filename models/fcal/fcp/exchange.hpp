@@ -72,6 +72,10 @@ public:
     // Target -> initiator. Read data is one sequence, built a frame at a time or all at once.
     FramePtr next_read_data_frame();
     std::vector<FramePtr> make_read_data_frames();  // every frame not yet built
+    // The last `frames` read data frames built were never sent (fetched ahead, and the exchange ended
+    // before their time: docs/hba.md, "Fetching ahead"): as if never built — their bytes, their
+    // SEQ_CNTs and, when none is left, the sequence's SEQ_ID.
+    void take_back_read_data_frames(std::uint32_t frames);
     // Asks for min(burst, remaining) bytes; only once the previous burst has fully moved.
     FramePtr make_xfer_rdy();
     // GOOD needs every data byte moved; any other status may end the exchange early.

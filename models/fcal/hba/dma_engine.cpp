@@ -31,12 +31,23 @@ void DmaEngine::request(DmaJob job)
         coasting_ = false;
         const sc_core::sc_time& now = kernel::now();
         if (now < free_at_) {
-            // The quiet job in progress ends at free_at_: the next one starts then.
-            notify_end(free_at_ - now);
+            // The job in progress ends at free_at_: the next one starts then, or now if it carries
+            // on the run ahead in progress.
+            if (continues_ahead())
+                start_next(free_at_);
+            else
+                notify_end(free_at_ - now);
             return;
         }
     }
-    start_next();
+    start_next(kernel::now());
+}
+
+// The one job waiting may start ahead after the last job of the run ahead in progress.
+bool DmaEngine::continues_ahead() const
+{
+    if (params_.policy != DmaPolicy::Fcfs || waiting_ != 1 || !fifo_.front().starts_ahead) return false;
+    return runs_ahead(fifo_.front().done.serial) && ahead_ends_.back() == free_at_;
 }
 
 bool DmaEngine::awaited(std::uint64_t serial) const
@@ -48,6 +59,7 @@ bool DmaEngine::has_jobs_of(std::uint64_t serial) const
 {
     const bool in_progress = busy_ || (coasting_ && free_at_ > kernel::now());
     if (in_progress && current_.done.serial == serial) return true;
+    if (runs_ahead(serial)) return true;
     for (const auto& [transfer, jobs] : per_transfer_)
         if (jobs.front().done.serial == serial) return true;  // a transfer's jobs all belong to one exchange
     for (std::size_t i = 0; i < fifo_.size(); ++i)
@@ -80,6 +92,7 @@ void DmaEngine::cancel_exchange(std::uint64_t serial)
 {
     stop_awaiting(serial);
     if ((busy_ || coasting_) && current_.done.serial == serial) current_.done = Work{};
+    if (runs_ahead(serial)) rewind_ahead(kernel::now());
     std::size_t dropped = 0;
     // A transfer's jobs all belong to one exchange.
     for (auto queue = per_transfer_.begin(); queue != per_transfer_.end();) {
@@ -122,33 +135,83 @@ const sc_core::sc_time& DmaEngine::transfer_time(std::uint32_t bytes)
     return durations_[0].time;
 }
 
-void DmaEngine::start_next()
+// The data really cross the TLM socket; the engine's own timing is the bandwidth.
+void DmaEngine::transfer(const DmaJob& job)
 {
-    if (!pick(current_)) return;
-    --waiting_;
-    if (current_.bytes > 0) {
-        // The data really crosses the TLM socket; the engine's own timing is the bandwidth.
-        if (scratch_.size() < current_.bytes) scratch_.resize(current_.bytes);
-        payload_.set_command(current_.command);
-        payload_.set_address(current_.address);
-        payload_.set_data_ptr(scratch_.data());
-        payload_.set_data_length(current_.bytes);
-        payload_.set_streaming_width(current_.bytes);
-        payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;
-        transport_(payload_, ignored);
-        if (payload_.is_response_error())
-            SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": DMA transfer refused: " + payload_.get_response_string()).c_str());
-    }
-    sc_core::sc_time t = current_.fixed + transfer_time(current_.bytes);
-    if (current_.first_of_transfer) t += sched_overhead_;
-    busy_time_ += t;
-    if (current_.quiet && waiting_ == 0 && !awaited(current_.done.serial)) {
-        coasting_ = true;
-        free_at_ = kernel::now() + t;
+    if (job.bytes == 0) return;
+    if (scratch_.size() < job.bytes) scratch_.resize(job.bytes);
+    payload_.set_command(job.command);
+    payload_.set_address(job.address);
+    payload_.set_data_ptr(scratch_.data());
+    payload_.set_data_length(job.bytes);
+    payload_.set_streaming_width(job.bytes);
+    payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;
+    transport_(payload_, ignored);
+    if (payload_.is_response_error())
+        SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": DMA transfer refused: " + payload_.get_response_string()).c_str());
+}
+
+// The next job starts at `start`: now, or later when it carries on a run ahead. Under FCFS a run of jobs of one exchange that may run ahead
+// (DmaJob::starts_ahead, ends_ahead) starts in this one activation, each job at the end of the one
+// before: the jobs queued behind them do not change their times (docs/hba.md, "Fetching ahead").
+void DmaEngine::start_next(sc_core::sc_time start)
+{
+    const sc_core::sc_time now = kernel::now();
+    while (pick(current_)) {
+        --waiting_;
+        transfer(current_);
+        sc_core::sc_time t = current_.fixed + transfer_time(current_.bytes);
+        if (current_.first_of_transfer) t += sched_overhead_;
+        busy_time_ += t;
+        const sc_core::sc_time end = start + t;
+        const bool hand_ahead = current_.ends_ahead && params_.policy == DmaPolicy::Fcfs;
+        if (start == now && hand_ahead) {  // a run ahead begins
+            ahead_serial_ = current_.done.serial;
+            ahead_ends_.clear();
+        }
+        if (start > now || hand_ahead) ahead_ends_.push_back(end);
+        if (!hand_ahead) {
+            if (current_.quiet && waiting_ == 0 && !awaited(current_.done.serial)) {
+                coasting_ = true;
+                free_at_ = end;
+                return;
+            }
+            notify_end(end - now);
+            return;
+        }
+        Work done = std::move(current_.done);
+        current_.done = Work{};
+        owner_.work_ahead(done, end);
+        start = end;
+        const bool goes_on = !fifo_.empty() && fifo_.front().starts_ahead && fifo_.front().done.serial == ahead_serial_;
+        if (goes_on) continue;
+        // Free when the last job handed over ahead ends.
+        if (waiting_ == 0) {
+            coasting_ = true;
+            free_at_ = end;
+        } else {
+            notify_end(end - now);
+        }
         return;
     }
-    notify_end(t);
+}
+
+// The exchange of the run ahead was cancelled at `now`: its jobs that had not started by now are
+// dropped, and the engine is free when the one in progress ends, as if they had waited.
+void DmaEngine::rewind_ahead(const sc_core::sc_time& now)
+{
+    std::size_t i = 0;
+    while (ahead_ends_[i] <= now) ++i;
+    const sc_core::sc_time in_progress_end = ahead_ends_[i];
+    const sc_core::sc_time last_end = ahead_ends_.back();
+    if (in_progress_end == last_end) return;
+    busy_time_ -= last_end - in_progress_end;
+    ahead_ends_.resize(i + 1);
+    if (coasting_)
+        free_at_ = in_progress_end;
+    else
+        done_.notify(in_progress_end - now);  // earlier than the end notified
 }
 
 void DmaEngine::step()
@@ -156,7 +219,7 @@ void DmaEngine::step()
     busy_ = false;
     Work done = std::move(current_.done);
     const bool hand_over = done.step != 0 && (!current_.quiet || awaited(done.serial));
-    start_next();
+    start_next(kernel::now());
     if (hand_over) owner_.work_done(done);
 }
 

@@ -19,6 +19,7 @@
 #include "fcal/hba/dma_job.hpp"
 #include "fcal/hba/dma_params.hpp"
 #include "fcal/hba/work.hpp"
+#include "fcal/kernel/now.hpp"
 #include "fcal/kernel/ring_queue.hpp"
 
 namespace fcal::hba {
@@ -47,7 +48,15 @@ public:
 
 private:
     void step();
-    void start_next();
+    void start_next(sc_core::sc_time start);
+    bool continues_ahead() const;
+    void transfer(const DmaJob& job);
+    // A run of jobs of exchange `serial` started ahead and not all ended by now.
+    bool runs_ahead(std::uint64_t serial) const
+    {
+        return ahead_serial_ == serial && !ahead_ends_.empty() && ahead_ends_.back() > kernel::now();
+    }
+    void rewind_ahead(const sc_core::sc_time& now);
     void notify_end(const sc_core::sc_time& after);
     bool pick(DmaJob& out);
     const sc_core::sc_time& transfer_time(std::uint32_t bytes);
@@ -72,6 +81,9 @@ private:
     sc_core::sc_event done_;
     std::uint64_t last_transfer_ = 0;
     sc_core::sc_time busy_time_;  // summed exactly, in the kernel's time unit
+    // The last run ahead (start_next): its exchange, and when each of its jobs ends, in order.
+    std::uint64_t ahead_serial_ = 0;
+    std::vector<sc_core::sc_time> ahead_ends_;
     std::vector<unsigned char> scratch_;
     tlm::tlm_generic_payload payload_;
     // bytes / bandwidth of the last two sizes seen (a transfer's full frames and its last one).

@@ -21,6 +21,13 @@ struct DmaJob {
     // Its end changes nothing unless the owner awaits its exchange (DmaEngine::await_exchange): the
     // engine then needs no activation at its end (docs/hba.md, "DMA").
     bool quiet = false;
+    // Run ahead (docs/hba.md, "DMA", "Fetching ahead"), FCFS only. starts_ahead: its transport does
+    // not depend on when it runs (a disk buffer that does not stream), so that the engine may start
+    // it as soon as the job before it, of the same exchange, is started, even if that one ends
+    // later. ends_ahead as well: its `done` is handed over at once, with the time the job ends
+    // (WorkOwner::work_ahead).
+    bool starts_ahead = false;
+    bool ends_ahead = false;
 };
 
 }  // namespace fcal::hba

@@ -83,6 +83,23 @@ void TargetHba::burst_in(std::uint16_t rx_id)
         disk_command(rx_id, fcal::disk::CommandKind::WriteDataIn);  // all data is in the buffer
 }
 
+// A read data frame but the read's last, fetched ahead (send_read_data): queued now for the end of
+// its transfer.
+void TargetHba::work_ahead(Work& w, const sc_core::sc_time& end)
+{
+    Active* x = live(w.id, w.serial);
+    if (!x) return;
+    port_.queue_frame_ahead(loop::OutgoingFrame{x->exchange->next_read_data_frame()}, end, w.serial);
+}
+
+// Frames fetched ahead whose transfer had not ended by now were never sent: the port drops them, and
+// the exchange forgets it built them.
+void TargetHba::take_back_ahead(Active& a)
+{
+    const std::size_t frames = port_.withdraw_ahead(a.serial);
+    if (frames > 0) a.exchange->take_back_read_data_frames(static_cast<std::uint32_t>(frames));
+}
+
 TargetHba::Active& TargetHba::active(std::uint16_t rx_id) { return open_exchange(exchanges_, rx_id, *this, "RX_ID"); }
 
 TargetHba::Active* TargetHba::live(std::uint16_t rx_id, std::uint64_t serial)
@@ -205,7 +222,9 @@ void TargetHba::drive_failed()
 // dropped as for an ABTS (frames that still come for it are late), and the FCP_RSP is built.
 void TargetHba::answer_failed(std::uint16_t rx_id)
 {
-    fcp::Exchange::FramePtr response = active(rx_id).exchange->make_response(fcp::ScsiStatus::CheckCondition);
+    Active& a = active(rx_id);
+    take_back_ahead(a);  // before the response takes its SEQ_ID
+    fcp::Exchange::FramePtr response = a.exchange->make_response(fcp::ScsiStatus::CheckCondition);
     drop(rx_id);
     cpu_.run(delays_.xfer_rdy_or_rsp, {kFailureBuilt, 0, false, 0, std::move(response)});
 }
@@ -252,6 +271,9 @@ void TargetHba::send_read_data(std::uint16_t rx_id, std::uint32_t upto)
         job.address = fcal::disk::buffer_address(rx_id, offset);
         offset += bytes;
         job.done = {kDataFetched, rx_id, offset == size, serial, nullptr};
+        // The FCP_RSP's processing starts when the last frame's transfer ends: that one ends in time.
+        job.starts_ahead = reads_ahead_;
+        job.ends_ahead = reads_ahead_ && offset != size;
         dma_.request(std::move(job));
     }
     a.read_queued = offset;
@@ -317,6 +339,7 @@ void TargetHba::drop(std::uint16_t rx_id)
     Active& a = active(rx_id);
     timers_.cancel(a.timer);
     dma_.cancel_exchange(a.serial);
+    take_back_ahead(a);
     if (a.at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
     close(rx_id);
     recovery_.exchange_dropped(rx_id);

@@ -71,6 +71,10 @@ public:
     // Loss of signal on its loop, and its return (docs/faults.md, "Loop failure").
     void link_lost();
     void link_restored() { down_ = false; }
+    // The disk's buffer hands out read data whenever they are taken (Disk::reads_whenever): the DMA
+    // engine fetches a read's frames ahead, each queued at its port for when its transfer ends
+    // (docs/hba.md, "Fetching ahead").
+    void fetch_reads_ahead(bool on) { reads_ahead_ = on; }
     bool link_up() const { return !down_; }
 
     std::size_t open_exchanges() const { return exchanges_.size(); }
@@ -112,6 +116,7 @@ private:
         kLsAccBuilt,          // cpu: queue the LS_ACC answering an ELS (Work::frame)
     };
     void work_done(Work& work) override;
+    void work_ahead(Work& work, const sc_core::sc_time& end) override;
     using Timers = kernel::Timers<std::uint64_t>;  // key: serial << 16 | RX_ID
     struct Active {
         std::optional<fcp::Exchange> exchange;
@@ -141,6 +146,7 @@ private:
     void close(std::uint16_t rx_id);  // forget the exchange, its RX_ID released
     void send(std::shared_ptr<const loop::LoopFrame> frame);  // to the port, unless the link is down
     Active& active(std::uint16_t rx_id);
+    void take_back_ahead(Active& a);
 
     HbaParams params_;
     HbaDelays delays_;
@@ -154,6 +160,7 @@ private:
     std::uint64_t task_set_full_ = 0;
     bool drive_failed_ = false;
     bool down_ = false;
+    bool reads_ahead_ = false;
     std::uint64_t link_down_frames_ = 0;
     std::uint64_t els_answered_ = 0;
     std::uint64_t last_serial_ = 0;

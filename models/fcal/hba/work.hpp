@@ -5,6 +5,8 @@
 // "No allocation per frame").
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
+#include <systemc>
 
 #include "fcal/loop/loop_frame.hpp"
 
@@ -22,6 +24,12 @@ class WorkOwner {
 public:
     virtual ~WorkOwner() = default;
     virtual void work_done(Work& work) = 0;
+    // A job that ends at `end` (later than now), handed over now: only for the jobs an owner marks
+    // so (DmaJob::ends_ahead); the owner does now what it would do then, timed for then.
+    virtual void work_ahead(Work& /*work*/, const sc_core::sc_time& /*end*/)
+    {
+        throw std::logic_error("a DMA job ended ahead for an owner that takes no work ahead");
+    }
 };
 
 }  // namespace fcal::hba

@@ -20,6 +20,9 @@ LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::
     SC_METHOD(step);
     sensitive << rx_event_ << tx_event_ << kick_event_ << access_word_event_ << al_event_;
     dont_initialize();
+    SC_METHOD(admit_frames_ahead);
+    sensitive << ahead_event_;
+    dont_initialize();
     listen_to_queue();
 }
 
@@ -624,6 +627,45 @@ void LPort::settle_passed_changes()
 
 void LPort::queue_frame(OutgoingFrame out)
 {
+    if (!ahead_.empty()) take_frames_ahead(kernel::now());  // those due by now were queued before it
+    push_frame(std::move(out));
+}
+
+void LPort::queue_frame_ahead(OutgoingFrame out, const sc_time& due, std::uint64_t tag)
+{
+    const sc_time now = kernel::now();
+    if (!ahead_.empty()) take_frames_ahead(now);
+    if (due <= now) {
+        push_frame(std::move(out));
+        return;
+    }
+    ahead_.add(std::move(out), due, tag);
+    if (ahead_.size() == 1) plan_frames_ahead(now);  // the plan depends on the first frame only
+}
+
+std::size_t LPort::withdraw_ahead(std::uint64_t tag) { return ahead_.withdraw(tag, kernel::now()); }
+
+void LPort::take_frames_ahead(const sc_time& now)
+{
+    ahead_.admit_due(now, [this](OutgoingFrame f) { push_frame(std::move(f)); });
+}
+
+// A port that reports every change takes each frame in at its due time.
+void LPort::plan_frames_ahead(const sc_time& now)
+{
+    if (const std::optional<sc_time> due = ahead_.wake_for(*queue_, observed_)) ahead_event_.notify(std::max(*due, now) - now);
+}
+
+// Its own process, as the layer above's would have been when it queued the frame.
+void LPort::admit_frames_ahead()
+{
+    const sc_time now = kernel::now();
+    take_frames_ahead(now);
+    plan_frames_ahead(now);
+}
+
+void LPort::push_frame(OutgoingFrame out)
+{
     const auto& frame = out.frame;
     // An OPN to nobody, or to itself, would come back round to the sender: refuse it here.
     if (frame->destination == cfg_.al_pa || !directory_.on_loop(frame->destination))
@@ -688,6 +730,7 @@ void LPort::step()
 
 void LPort::run(const sc_time& now)
 {
+    if (!ahead_.empty()) take_frames_ahead(now);  // before anything reads the queue
     running_ = true;
     passed_since_run_ = 0;
     guard_against_livelock(now);
@@ -727,6 +770,7 @@ void LPort::run(const sc_time& now)
     pass_held_changes(now);
     arm_rx_event(now);
     if (init_busy_) after_init_step(now);
+    if (!ahead_.empty()) plan_frames_ahead(now);  // what it sent may leave a frame ahead the first for its peer
     sample_vcd();
     running_ = false;
 }
@@ -944,6 +988,7 @@ void LPort::trace(sc_core::sc_trace_file* tf)
     wake();
     vcd_ = std::make_unique<PortVcd>(tf, name());
     observed_ = true;
+    if (!ahead_.empty()) plan_frames_ahead(kernel::now());  // from now on each at its due time
     sample_vcd();
 }
 

@@ -51,6 +51,7 @@
 #include <systemc>
 
 #include "fcal/loop/edge_link.hpp"
+#include "fcal/loop/frames_ahead.hpp"
 #include "fcal/loop/loop_activity.hpp"
 #include "fcal/loop/lpsm.hpp"
 #include "fcal/loop/output_log.hpp"
@@ -95,6 +96,11 @@ public:
     TransmitQueue& transmit_queue() { return *queue_; }
     void queue_frame(std::shared_ptr<const LoopFrame> frame) { queue_frame(OutgoingFrame{std::move(frame)}); }
     void queue_frame(OutgoingFrame frame);
+    // A frame the layer above hands over before it is due: it counts as queued from `due` on
+    // (loop/frames_ahead.hpp). `tag` names what it belongs to (an exchange) for withdraw_ahead().
+    void queue_frame_ahead(OutgoingFrame frame, const sc_core::sc_time& due, std::uint64_t tag);
+    // The frames of `tag` handed over ahead and due after now are taken back: how many.
+    std::size_t withdraw_ahead(std::uint64_t tag);
     // The transmit queue's head listener: a push changed what the port would be told.
     void frames_changed();
     // A folded port rejoins the chain of ports a change visits (the layer above has something for
@@ -166,6 +172,7 @@ public:
         wake();
         watcher_ = watcher;
         observed_ = watcher_ != nullptr || vcd_ != nullptr;
+        if (!ahead_.empty()) plan_frames_ahead(sc_core::sc_time_stamp());  // from now on each at its due time
     }
     void trace(sc_core::sc_trace_file* tf);
     // Stops sampling into the trace file (before it is closed, mid-run: fcal-sim --vcd-window); the
@@ -177,6 +184,12 @@ public:
     void settle_passed_changes();
 private:
     void listen_to_queue();
+    void push_frame(OutgoingFrame out);
+    // Frames handed over ahead: those due by `now` enter the queue; the port wakes (its own process,
+    // admit_frames_ahead) at the due time of the next if its entry will tell it something.
+    void take_frames_ahead(const sc_core::sc_time& now);
+    void plan_frames_ahead(const sc_core::sc_time& now);
+    void admit_frames_ahead();
     void step();
     void run(const sc_core::sc_time& now);
     bool grant_at_once();
@@ -311,6 +324,8 @@ private:
     std::vector<Feed> feeds_;
     PortUser* user_ = nullptr;
     std::unique_ptr<TransmitQueue> queue_;
+    FramesAhead ahead_;
+    sc_core::sc_event ahead_event_;
     Lpsm lpsm_;
 
     // Receive side.

@@ -72,6 +72,8 @@ void LPort::loop_closed()
 
 void LPort::discard_queued()
 {
+    // Frames handed over ahead and due by now are in the queue; later ones are not yet.
+    if (!ahead_.empty()) take_frames_ahead(kernel::now());
     while (const OutgoingFrame* f = queue_->front()) {
         queue_->pop_for(f->frame->destination);
         lpsm_event(Event::FrameDiscarded);
@@ -85,6 +87,7 @@ void LPort::discard_queued()
             source_->survey_span();
         }
     }
+    if (!ahead_.empty()) plan_frames_ahead(kernel::now());
     kick();  // the LPSM takes note (its bid lapses) in its next run
 }
 

@@ -49,6 +49,9 @@ public:
     void push(OutgoingFrame f);
     // Take the frame front_for(dest) shows; tells the space listener that a slot is free.
     OutgoingFrame pop_for(phy::AlPa dest);
+    // Whether push(f) now would tell the head listener: the first frame for its destination, or one
+    // that may take the head.
+    bool would_tell(const OutgoingFrame& f) const { return front_for(f.frame->destination) == nullptr || may_take_head(f); }
 
     void set_head_listener(std::function<void()> listener) { head_listener_ = std::move(listener); }
     void set_space_listener(std::function<void()> listener) { space_listener_ = std::move(listener); }
@@ -56,6 +59,8 @@ public:
 protected:
     virtual void do_push(OutgoingFrame f) = 0;
     virtual OutgoingFrame do_pop_for(phy::AlPa dest) = 0;
+    // Whether pushing `f` now may change front() (a policy that reorders: unless it says otherwise).
+    virtual bool may_take_head(const OutgoingFrame& /*f*/) const { return true; }
 
 private:
     std::function<void()> head_listener_;
@@ -75,6 +80,7 @@ public:
 protected:
     void do_push(OutgoingFrame f) override { frames_.push_back(std::move(f)); }
     OutgoingFrame do_pop_for(phy::AlPa dest) override;
+    bool may_take_head(const OutgoingFrame&) const override { return frames_.empty(); }
 
 private:
     // The position of the oldest frame for `dest`, or frames_.size() if there is none.

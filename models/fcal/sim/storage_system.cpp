@@ -128,6 +128,7 @@ void StorageSystem::build_loop()
         targets_[0].push_back(
             std::make_unique<hba::TargetHba>(("target" + n).c_str(), modules_.target, *loops_[0]->find(modules_.disk_al_pas[d])));
         disks_.push_back(std::make_unique<disk::Disk>(("disk" + n).c_str(), modules_.disks[d]));
+        targets_[0].back()->fetch_reads_ahead(disks_.back()->reads_whenever());
         if (count == 1) targets_[0].back()->disk.bind(disks_.back()->socket);
     }
     if (count > 1) build_dual_ports();
@@ -176,6 +177,7 @@ void StorageSystem::build_dual_ports()
         targets_[1].push_back(
             std::make_unique<hba::TargetHba>(("target" + n + "_1").c_str(), modules_.target, *loops_[1]->find(modules_.disk_al_pas[d])));
         routers_.push_back(std::make_unique<disk::DualPortRouter>(("ports" + n).c_str()));
+        targets_[1].back()->fetch_reads_ahead(disks_[d]->reads_whenever());
         targets_[0][d]->disk.bind(routers_.back()->port0);
         targets_[1][d]->disk.bind(routers_.back()->port1);
         routers_.back()->disk.bind(disks_[d]->socket);

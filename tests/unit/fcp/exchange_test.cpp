@@ -560,3 +560,27 @@ TEST_CASE("exchange: malformed WRITE SAME is refused")
     CHECK_THROWS_AS(Exchange::accept(as_read, kRxId), std::invalid_argument);
     CHECK(Exchange::accept(cmnd, kRxId).spec().write_same_blocks == 65535);
 }
+
+TEST_CASE("exchange: read data frames built but never sent are taken back as if never built")
+{
+    // 5 frames of 2048 bytes; three built, the last two taken back: the next one is the second.
+    Exchange e(spec(DataDirection::Read, 5 * 2048));
+    e.make_command();
+    const std::uint8_t first_seq_id = fc(e.next_read_data_frame()).seq_id;
+    e.next_read_data_frame();
+    e.next_read_data_frame();
+    e.take_back_read_data_frames(2);
+    CHECK(e.bytes_moved() == 2048);
+    const FcFrame& second = fc(e.next_read_data_frame());
+    CHECK(second.seq_cnt == 1);
+    CHECK(second.relative_offset == 2048);
+    CHECK(second.seq_id == first_seq_id);
+    CHECK_THROWS_AS(e.take_back_read_data_frames(3), std::logic_error);  // only two are built
+    // All taken back: the response takes the SEQ_ID the read's data had taken, as in an exchange
+    // that never built a data frame.
+    e.take_back_read_data_frames(2);
+    CHECK(e.bytes_moved() == 0);
+    Exchange untouched(spec(DataDirection::Read, 5 * 2048));
+    untouched.make_command();
+    CHECK(fc(e.make_response(ScsiStatus::CheckCondition)).seq_id == fc(untouched.make_response(ScsiStatus::CheckCondition)).seq_id);
+}

@@ -30,14 +30,20 @@ struct Bench : hba::WorkOwner {
                        *this};
     void work_done(hba::Work& w) override { ends.emplace_back(w.serial, sc_time_stamp()); }
 
+    // A job of `bytes` of exchange `serial` (its transfer too).
+    static hba::DmaJob job(std::uint64_t serial, std::uint32_t bytes)
+    {
+        hba::DmaJob j;
+        j.transfer = serial;
+        j.bytes = bytes;
+        j.done = {kStep, 0, false, serial, nullptr};
+        return j;
+    }
     void request(std::uint64_t serial, std::uint32_t bytes, bool quiet)
     {
-        hba::DmaJob job;
-        job.transfer = serial;
-        job.bytes = bytes;
-        job.done = {kStep, 0, false, serial, nullptr};
-        job.quiet = quiet;
-        dma.request(std::move(job));
+        hba::DmaJob j = job(serial, bytes);
+        j.quiet = quiet;
+        dma.request(std::move(j));
     }
 };
 
@@ -99,4 +105,108 @@ TEST_CASE("DMA: a cancelled exchange's quiet job in progress hands nothing back"
     CHECK(b.starts == std::vector<sc_time>{ns(0), ns(1000)});
     REQUIRE(b.ends.size() == 1);
     CHECK(b.ends[0] == std::make_pair(std::uint64_t{6}, ns(1500)));
+}
+
+namespace {
+
+// A run of jobs fetched ahead (docs/hba.md, "Fetching ahead"): what each job would have handed back
+// at its end is handed over at once with that end time (work_ahead).
+struct AheadBench : Bench {
+    struct Ahead {
+        std::uint64_t serial;
+        sc_time handed, end;
+    };
+    std::vector<Ahead> ahead;
+    void work_ahead(hba::Work& w, const sc_time& end) override { ahead.push_back({w.serial, sc_time_stamp(), end}); }
+
+    void request_ahead(std::uint64_t serial, std::uint32_t bytes, bool ends_ahead)
+    {
+        hba::DmaJob j = job(serial, bytes);
+        j.starts_ahead = true;
+        j.ends_ahead = ends_ahead;
+        dma.request(std::move(j));
+    }
+};
+
+}  // namespace
+
+TEST_CASE("DMA: jobs fetched ahead end when they would one after the other, handed over at once", "[hba][dma]")
+{
+    AheadBench b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    b.request_ahead(5, 1000, true);   // 0 .. 1000 ns
+    b.request_ahead(5, 1000, true);   // 1000 .. 2000 ns
+    b.request_ahead(5, 500, false);   // 2000 .. 2500 ns: its end is handed back in time
+    b.request(6, 1000, false);        // another exchange behind them: 2500 .. 3500 ns
+    sc_start(100, SC_NS);
+    // The three of exchange 5 crossed the socket at once; the two ended ahead were handed over then.
+    CHECK(b.starts == std::vector<sc_time>{ns(0), ns(0), ns(0)});
+    REQUIRE(b.ahead.size() == 2);
+    CHECK(b.ahead[0].handed == ns(0));
+    CHECK(b.ahead[0].end == ns(1000));
+    CHECK(b.ahead[1].end == ns(2000));
+    CHECK(b.dma.has_jobs_of(5));
+    sc_start(5000, SC_NS);
+    CHECK(b.starts == std::vector<sc_time>{ns(0), ns(0), ns(0), ns(2500)});
+    REQUIRE(b.ends.size() == 2);
+    CHECK(b.ends[0] == std::make_pair(std::uint64_t{5}, ns(2500)));
+    CHECK(b.ends[1] == std::make_pair(std::uint64_t{6}, ns(3500)));
+    CHECK(!b.dma.has_jobs_of(5));
+    CHECK(b.dma.busy_s() == Approx(3500e-9).epsilon(1e-12));
+}
+
+TEST_CASE("DMA: cancelling an exchange fetched ahead drops its jobs not started, as if they had waited", "[hba][dma]")
+{
+    AheadBench b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    for (int i = 0; i < 4; ++i) b.request_ahead(5, 1000, i < 3);  // 0 .. 4000 ns, one job per microsecond
+    b.request(6, 1000, false);
+    sc_start(1500, SC_NS);  // the second job is in progress
+    b.dma.cancel_exchange(5);
+    CHECK(b.dma.has_jobs_of(5));  // until the job in progress ends
+    sc_start(600, SC_NS);         // 2100 ns
+    CHECK(!b.dma.has_jobs_of(5));
+    sc_start(3000, SC_NS);
+    // Exchange 6 starts when the job in progress at the cancel ended, not when the run would have.
+    REQUIRE(b.ends.size() == 1);
+    CHECK(b.ends[0] == std::make_pair(std::uint64_t{6}, ns(3000)));
+    CHECK(b.starts.back() == ns(2000));
+    CHECK(b.dma.busy_s() == Approx(3000e-9).epsilon(1e-12));
+}
+
+TEST_CASE("DMA: a run ahead stops at another exchange's job", "[hba][dma]")
+{
+    AheadBench b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    b.request_ahead(5, 1000, true);  // 0 .. 1000 ns, handed over at once
+    b.request_ahead(6, 1000, true);  // another exchange: starts at 1000 ns, in an activation of its own
+    sc_start(100, SC_NS);
+    CHECK(b.starts == std::vector<sc_time>{ns(0)});
+    REQUIRE(b.ahead.size() == 1);
+    sc_start(1000, SC_NS);
+    CHECK(b.starts == std::vector<sc_time>{ns(0), ns(1000)});
+    REQUIRE(b.ahead.size() == 2);
+    CHECK(b.ahead[1].handed == ns(1000));
+    CHECK(b.ahead[1].end == ns(2000));
+}
+
+TEST_CASE("DMA: under round robin nothing runs ahead (a transfer requested later may come between)", "[hba][dma]")
+{
+    struct RoundRobin : hba::WorkOwner {
+        std::vector<sc_time> ends;
+        int ahead = 0;
+        hba::DmaEngine dma{"dma_rr", hba::DmaParams{1e9, 0.0, hba::DmaPolicy::RoundRobin},
+                           [](tlm::tlm_generic_payload& p, sc_time&) { p.set_response_status(tlm::TLM_OK_RESPONSE); }, *this};
+        void work_done(hba::Work&) override { ends.push_back(sc_time_stamp()); }
+        void work_ahead(hba::Work&, const sc_time&) override { ++ahead; }
+    } b;
+    sc_start(sc_core::SC_ZERO_TIME);
+    for (int i = 0; i < 2; ++i) {
+        hba::DmaJob j = Bench::job(5, 1000);
+        j.starts_ahead = j.ends_ahead = true;
+        b.dma.request(std::move(j));
+    }
+    sc_start(3000, SC_NS);
+    CHECK(b.ahead == 0);
+    CHECK(b.ends == std::vector<sc_time>{ns(1000), ns(2000)});
 }
