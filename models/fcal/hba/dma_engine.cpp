@@ -152,9 +152,10 @@ void DmaEngine::transfer(const DmaJob& job)
         SC_REPORT_ERROR("fcal/hba", (std::string(name()) + ": DMA transfer refused: " + payload_.get_response_string()).c_str());
 }
 
-// The next job starts at `start`: now, or later when it carries on a run ahead. Under FCFS a run of jobs of one exchange that may run ahead
-// (DmaJob::starts_ahead, ends_ahead) starts in this one activation, each job at the end of the one
-// before: the jobs queued behind them do not change their times (docs/hba.md, "Fetching ahead").
+// The next job starts at `start`: now, or later when it carries on a run ahead. Under FCFS a run of
+// jobs of one exchange that may run ahead (DmaJob::starts_ahead, ends_ahead) starts in this one
+// activation, each job at the end of the one before: the jobs queued behind them do not change
+// their times (docs/hba.md, "Fetching ahead").
 void DmaEngine::start_next(sc_core::sc_time start)
 {
     const sc_core::sc_time now = kernel::now();

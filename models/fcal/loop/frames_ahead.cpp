@@ -23,9 +23,4 @@ std::size_t FramesAhead::withdraw(std::uint64_t tag, const sc_core::sc_time& now
     return frames_.erase_if([&](const Entry& e) { return e.tag == tag && e.due > now; });
 }
 
-void FramesAhead::clear()
-{
-    while (!frames_.empty()) frames_.pop_front();
-}
-
 }  // namespace fcal::loop

@@ -36,7 +36,6 @@ public:
     std::optional<sc_core::sc_time> wake_for(const TransmitQueue& queue, bool always) const;
     // The frames of `tag` due after `now` are taken back (their transfer had not ended): how many.
     std::size_t withdraw(std::uint64_t tag, const sc_core::sc_time& now);
-    void clear();
 
 private:
     struct Entry {
