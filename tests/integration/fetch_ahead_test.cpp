@@ -5,15 +5,13 @@
 // loses its signal while frames fetched ahead wait.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "fcal/sim/run_controller.hpp"
 #include "fcal/sim/storage_system.hpp"
+#include "child_run.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;
@@ -26,51 +24,23 @@ struct Outcome {
     std::uint64_t aborts = 0;  // ABTS the targets received
 };
 
-// One simulation per process (SystemC elaborates once): each run is made in a child process, which
-// hands its results back through a pipe.
+// One simulation per process (SystemC elaborates once): each run is made in a child process.
 Outcome run(const std::vector<std::pair<std::string, std::string>>& sets, bool ahead)
 {
-    int fds[2];
-    REQUIRE(::pipe(fds) == 0);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        ::close(fds[0]);
-        std::string out;
-        try {
-            const sim::SimConfig c = configure(sets);
-            sim::StorageSystem system("system", c);
-            for (unsigned l = 0; l < system.loop_count(); ++l)
-                for (unsigned d = 0; d < c.disk_count; ++d) system.target(d, l).fetch_reads_ahead(ahead);
-            sim::RunController controller(system);
-            controller.run();
-            nlohmann::json r = controller.results();
-            r.erase("wall_time_s");
-            r.erase("kernel");  // how the run was computed (activations), not what was simulated
-            std::uint64_t aborts = 0;
-            for (const hba::TargetHba* t : system.targets()) aborts += t->aborts_received();
-            out = nlohmann::json{{"results", r}, {"aborts", aborts}}.dump();
-        } catch (const std::exception& e) {
-            out = nlohmann::json{{"error", e.what()}}.dump();
-        }
-        for (std::size_t done = 0; done < out.size();) {
-            const ssize_t n = ::write(fds[1], out.data() + done, out.size() - done);
-            if (n <= 0) ::_exit(1);
-            done += static_cast<std::size_t>(n);
-        }
-        ::_exit(0);
-    }
-    ::close(fds[1]);
-    std::string text;
-    char buf[4096];
-    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
-    ::close(fds[0]);
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
-    const nlohmann::json doc = nlohmann::json::parse(text);
-    INFO(doc.value("error", std::string()));
-    REQUIRE(!doc.contains("error"));
+    const nlohmann::json doc = test::in_child([&] {
+        const sim::SimConfig c = configure(sets);
+        sim::StorageSystem system("system", c);
+        for (unsigned l = 0; l < system.loop_count(); ++l)
+            for (unsigned d = 0; d < c.disk_count; ++d) system.target(d, l).fetch_reads_ahead(ahead);
+        sim::RunController controller(system);
+        controller.run();
+        nlohmann::json r = controller.results();
+        r.erase("wall_time_s");
+        r.erase("kernel");  // how the run was computed (activations), not what was simulated
+        std::uint64_t aborts = 0;
+        for (const hba::TargetHba* t : system.targets()) aborts += t->aborts_received();
+        return nlohmann::json{{"results", r}, {"aborts", aborts}};
+    });
     return {doc["results"], doc["aborts"].get<std::uint64_t>()};
 }
 

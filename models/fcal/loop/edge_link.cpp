@@ -52,6 +52,29 @@ void EdgeLink::stop_all_waiting()
         if (Change& c = at(i); !c.passed_through) stop_waiting(c);
 }
 
+bool EdgeLink::r_rdy_after(const sc_time& t) const
+{
+    for (std::size_t i = size_; i-- > 0 && at(i).at > t;)
+        if (!at(i).passed_through && at(i).word.kind == WordKind::RRdy) return true;
+    return false;
+}
+
+bool EdgeLink::set_r_rdys_waiting(const sc_time& t, bool waits)
+{
+    bool changed = false;
+    for (std::size_t i = 0; i < size_; ++i) {
+        Change& c = at(i);
+        if (c.passed_through || c.word.kind != WordKind::RRdy || c.at <= t || c.waits == waits) continue;
+        c.waits = waits;
+        changed = true;
+        if (waits)
+            --at_arrival_;
+        else
+            ++at_arrival_;
+    }
+    return changed;
+}
+
 // Once a change is held, every later one is held too (hold() appends, pass() only when nothing is
 // held, recall_after() turns the later ones back): the held ones are the queue's tail.
 EdgeLink::Change* EdgeLink::first_held_after(const sc_time& now)

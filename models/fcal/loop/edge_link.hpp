@@ -54,6 +54,11 @@ public:
     void stop_waiting(Change& c);
     // Every waiting change must be processed at its arrival after all.
     void stop_all_waiting();
+    // The R_RDYs held that arrive after `t` wait for the port's next run (`waits`: a frame train
+    // counts them), or are taken at their arrival; true if any changed.
+    bool set_r_rdys_waiting(const sc_core::sc_time& t, bool waits);
+    // Some R_RDY held arrives after `t`.
+    bool r_rdy_after(const sc_core::sc_time& t) const;
     // Before passing a change on: everything queued was passed through too, and what has already
     // arrived by `now` is handed to `catch_up` now, so that a port that never wakes up keeps only
     // the changes still on their way to it.

@@ -22,6 +22,9 @@ class FramesAhead {
 public:
     bool empty() const { return frames_.empty(); }
     std::size_t size() const { return frames_.size(); }
+    // The i-th frame, by due time.
+    const OutgoingFrame& frame(std::size_t i) const { return frames_[i].frame; }
+    const sc_core::sc_time& due(std::size_t i) const { return frames_[i].due; }
     // `frame`, due at `due` (no earlier than the last one added), of the layer above's `tag` (its
     // exchange).
     void add(OutgoingFrame frame, const sc_core::sc_time& due, std::uint64_t tag);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <ostream>
+#include <stdexcept>
 
 #include "fcal/kernel/now.hpp"
 
@@ -14,7 +15,7 @@ LPort::LPort(sc_core::sc_module_name name, const PortConfig& config, const phy::
              const LoopDirectory& directory, LoopActivity& activity)
     : sc_module(name), cfg_(config), timing_(timing), word_(timing.word_time()),
       circuit_hold_(config.circuit_hold_s, sc_core::SC_SEC), directory_(directory), activity_(activity),
-      queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing),
+      queue_(std::make_unique<FifoTransmitQueue>()), lpsm_(config, directory, *this), spacing_(timing), train_(timing),
       init_timers_("init_timers", [this](int&) { e_d_tov_expired(); })
 {
     SC_METHOD(step);
@@ -95,20 +96,38 @@ bool LPort::changes_output(const Word& out, const Word& before) { return !(out.i
 
 // Nothing stands in the way of passing a change through at once: the port is not observed, sends
 // nothing of its own, and has no earlier change left to process.
-bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !in_.busy() && downstream_; }
+bool LPort::can_pass_through() const { return !observed_ && !tx_own_ && !train_.live() && !in_.busy() && downstream_; }
 
 void LPort::receive(const sc_time& arrival, const Word& word)
 {
     if (folded_) rejoin();  // only a test hands a folded port a change; the chain never does
     const sc_time now = kernel::now();
-    if (planned_ && now > tx_end_) realize_own_word_end();
+    if (planned_ && now > tx_end_ && !train_.live()) realize_own_word_end();
     if (EdgeLink::Change* same = in_.same_instant(arrival)) {
+        if (train_.live()) end_train_soon();  // it may have counted the change it replaces
         same->word = word;  // the change it replaces lasted no time at all
         if (same->waits) {
             in_.stop_waiting(*same);
             rx_event_.notify(arrival - now);
         }
         return;
+    }
+    if (train_.live() && train_.end() != FrameTrain::End::Frozen) {
+        if (word.kind == WordKind::RRdy) {
+            // Credit for the train's next frame from its arrival; the port counts it when it next runs.
+            in_.hold(arrival, word, true);
+            train_.r_rdy(arrival);
+            if (train_.end() == FrameTrain::End::Credit) extend_train(now);
+            return;
+        }
+        // A fill word that changes nothing it does (Lpsm::may_wait) waits as it would behind the
+        // R_RDYs and fill words a train holds; anything else ends the train.
+        if (word.is_fill() && lpsm_.may_wait(word, train_.last_fill())) {
+            in_.hold(arrival, word, true);
+            train_.fill_held(word);
+            return;
+        }
+        end_train_soon();
     }
     if (can_pass_through()) {
         Word replacement;
@@ -125,11 +144,14 @@ void LPort::receive(const sc_time& arrival, const Word& word)
             return;
         }
     }
+    // Inside its own run (a change that came round the loop from what it sent) the port arms its
+    // process at the end of the run (arm_rx_event), which spares the kernel a notification that the
+    // earlier one it makes then would cancel.
     sc_time frame_deadline;
-    if (in_.hold(arrival, word, may_wait(arrival, word, frame_deadline))) rx_event_.notify(arrival - now);
+    if (in_.hold(arrival, word, may_wait(arrival, word, frame_deadline)) && !running_) rx_event_.notify(arrival - now);
     if (frame_deadline > arrival) {
         deferred_frames_.push_back({arrival, frame_deadline});
-        rx_event_.notify(frame_deadline - now);  // an earlier notification wins: arm_rx_event() re-arms then
+        if (!running_) rx_event_.notify(frame_deadline - now);  // an earlier notification wins: arm_rx_event() re-arms then
     }
 }
 
@@ -141,7 +163,7 @@ void LPort::receive(const sc_time& arrival, const Word& word)
 // changes one by one (docs/loop.md, "Fast path").
 void LPort::pass_held_changes(const sc_time& now)
 {
-    if (observed_ || tx_own_ || !downstream_) return;
+    if (observed_ || tx_own_ || train_.live() || !downstream_) return;
     while (EdgeLink::Change* c = in_.first_held_after(now)) {
         Word replacement;
         const Word* out = passes_as(c->word, replacement);
@@ -214,7 +236,8 @@ const Word& LPort::last_sent() const
 void LPort::arm_rx_event(const sc_time& now)
 {
     auto at = in_.next_to_process();
-    if (const auto last = in_.last_waiting(); last && !(wake_at_ && *last <= *wake_at_)) {
+    // (A train counts the R_RDYs that wait: LPort::receive.)
+    if (const auto last = in_.last_waiting(); last && !train_.live() && !(wake_at_ && *last <= *wake_at_)) {
         const sc_time first = *in_.first_waiting();
         at = at ? std::min(*at, first) : first;
     }
@@ -262,6 +285,7 @@ void LPort::recall_passed_through(const sc_time& now)
 // recalled: drop it, and have the ports downstream drop what this one passed on in turn.
 void LPort::truncate_after(const sc_time& cutoff)
 {
+    if (train_.live() && in_.r_rdy_after(cutoff)) end_train_soon();  // its train counted that credit
     drop_deferred_frames_after(cutoff);
     if (in_.truncate_after(cutoff)) withdraw_after(cutoff);
 }
@@ -598,6 +622,8 @@ PortStats LPort::stats() const
     PortStats s = stats_.stats();
     // An own frame whose end the port has not yet taken note of (plan_own_word_end).
     if (planned_ && tx_word_.kind == WordKind::Frame && kernel::now() > tx_end_) ++s.frames_sent;
+    // And those of its train that have ended.
+    for (std::size_t i = 0; i < train_.cars().size() && train_.cars()[i].end < kernel::now(); ++i) ++s.frames_sent;
     // Frames for it whose EOF has arrived, taken within their slack (PortUser::frame_slack).
     for (std::size_t i = 0; i < deferred_frames_.size() && deferred_frames_[i].eof <= kernel::now(); ++i) ++s.frames_received;
     return s;
@@ -605,6 +631,11 @@ PortStats LPort::stats() const
 
 Word LPort::transmitting() const
 {
+    if (!train_.cars().empty() && train_.cars().front().start <= kernel::now()) {
+        const FrameTrain::Car* car = &train_.cars().front();
+        for (std::size_t i = 1; i < train_.cars().size() && train_.cars()[i].start <= kernel::now(); ++i) car = &train_.cars()[i];
+        return kernel::now() > car->end ? planned_fill_ : car_word(*car);
+    }
     if (planned_ && kernel::now() > tx_end_) return planned_fill_;
     if (!folded_) return tx_word_;
     Word w = tx_word_;
@@ -627,8 +658,19 @@ void LPort::settle_passed_changes()
 
 void LPort::queue_frame(OutgoingFrame out)
 {
-    if (!ahead_.empty()) take_frames_ahead(kernel::now());  // those due by now were queued before it
+    const sc_time now = kernel::now();
+    if (!ahead_.empty()) take_frames_ahead(now);  // those due by now were queued before it
+    queue_now(std::move(out), now);
+}
+
+// A train carries on with a frame for its peer that goes out after its cars (none of them still
+// aside: those are due later, so after it); any other ends it.
+void LPort::queue_now(OutgoingFrame out, const sc_time& now)
+{
+    const bool for_train = train_.live() && out.frame->destination == train_.peer() && train_.aside() == 0;
+    if (train_.live() && !for_train) end_train_soon();
     push_frame(std::move(out));
+    if (for_train && train_.end() == FrameTrain::End::Frames) extend_train(now);
 }
 
 void LPort::queue_frame_ahead(OutgoingFrame out, const sc_time& due, std::uint64_t tag)
@@ -636,18 +678,29 @@ void LPort::queue_frame_ahead(OutgoingFrame out, const sc_time& due, std::uint64
     const sc_time now = kernel::now();
     if (!ahead_.empty()) take_frames_ahead(now);
     if (due <= now) {
-        push_frame(std::move(out));
+        queue_now(std::move(out), now);
         return;
     }
+    const bool for_train = train_.live() && out.frame->destination == train_.peer();
+    if (train_.live() && !for_train) end_train_soon();
     ahead_.add(std::move(out), due, tag);
     if (ahead_.size() == 1) plan_frames_ahead(now);  // the plan depends on the first frame only
+    if (for_train && train_.end() == FrameTrain::End::Frames) extend_train(now);
 }
 
-std::size_t LPort::withdraw_ahead(std::uint64_t tag) { return ahead_.withdraw(tag, kernel::now()); }
+std::size_t LPort::withdraw_ahead(std::uint64_t tag)
+{
+    // (A car may be among them, or the frame the train waits credit for.)
+    if (train_.live() && !ahead_.empty()) end_train_soon();
+    return ahead_.withdraw(tag, kernel::now());
+}
 
 void LPort::take_frames_ahead(const sc_time& now)
 {
-    ahead_.admit_due(now, [this](OutgoingFrame f) { push_frame(std::move(f)); });
+    ahead_.admit_due(now, [this](OutgoingFrame f) {
+        if (train_.live()) train_.admitted();
+        push_frame(std::move(f));
+    });
 }
 
 // A port that reports every change takes each frame in at its due time.
@@ -677,6 +730,7 @@ void LPort::push_frame(OutgoingFrame out)
 
 void LPort::frames_changed()
 {
+    if (train_.live()) end_train_soon();  // the queue's head changed, or a first frame for another port
     if (folded_ && await_idle_folded()) return;
     wake();
     recall_passed_through(kernel::now());
@@ -709,6 +763,7 @@ bool LPort::grant_at_once()
 {
     if (running_ || observed_ || words_hit_ || folded_ || lpsm_.credit().r_rdys_owed() == 0) return false;
     const sc_time now = kernel::now();
+    stop_train(now);
     if (planned_ && now > tx_end_) realize_own_word_end();  // as receive() takes note of it
     if (tx_own_) return false;
     run(now);
@@ -732,6 +787,7 @@ void LPort::run(const sc_time& now)
 {
     if (!ahead_.empty()) take_frames_ahead(now);  // before anything reads the queue
     running_ = true;
+    stop_train(now);
     passed_since_run_ = 0;
     guard_against_livelock(now);
     // The IDLE that set ACCESS has been repeated for its one word: arbitration acts from now on.
@@ -811,7 +867,8 @@ bool LPort::plan_own_word_end(const sc_time& now)
     if (lpsm_.bid_lapses()) return false;
     const Lpsm::Decision d = lpsm_.next();
     if (d.kind == Lpsm::Decision::Kind::Leave) return false;  // taken the instant the word ends
-    if (d.kind != Lpsm::Decision::Kind::None) {
+    const bool train = may_train(d);
+    if (d.kind != Lpsm::Decision::Kind::None && !train) {
         // When the next word may start, once this one has ended (as earliest() will see it then).
         WordSpacing after = spacing_;
         after.ended(tx_word_, tx_end_);
@@ -824,6 +881,7 @@ bool LPort::plan_own_word_end(const sc_time& now)
     planned_fill_ = lpsm_.fill();
     planned_ = true;
     forward(tx_end_, planned_fill_, fill_or_other(tx_word_));
+    if (train) start_train(now);
     return true;
 }
 
@@ -837,6 +895,148 @@ void LPort::realize_own_word_end()
     if (tx_word_.kind == WordKind::Frame) stats_.frame_sent();  // the user did not want frame_sent()
     tx_word_ = planned_fill_;
     tx_since_ = tx_end_;
+}
+
+// ---- Frame trains (docs/loop.md, "Frame trains") ---------------------------------------------
+
+// A port that opened a circuit, in step with its queue: the queue sends in the order queued, and every
+// frame queued or handed over ahead is for the peer (a frame for another port ends the train), what
+// it decides after its own word is a frame, nothing (no credit) or its CLS, and it holds nothing to
+// process but R_RDYs and fill words. Not when the layer above wants frame_sent() (plan_own_word_end
+// checked the rest).
+bool LPort::may_train(const Lpsm::Decision& d) const
+{
+    using K = Lpsm::Decision::Kind;
+    if (!trains_allowed_ || lpsm_.state() != LpsmState::Open || lpsm_.arbitrating() || !queue_->sends_in_order()) return false;
+    if (user_ && user_->wants_frame_sent()) return false;
+    const bool closes_idle = d.kind == K::Cls && !d.frames_left && (d.idle_close || circuit_hold_ == sc_core::SC_ZERO_TIME);
+    if (!(d.kind == K::Frame || d.kind == K::None || closes_idle)) return false;
+    if (lpsm_.receiving_frame()) return false;  // the word that completes it is to be taken in time
+    const phy::AlPa peer = lpsm_.peer();
+    for (std::size_t i = 0; const OutgoingFrame* f = queue_->in_order(i); ++i)
+        if (f->frame->destination != peer) return false;
+    for (std::size_t i = 0; i < ahead_.size(); ++i)
+        if (ahead_.frame(i).frame->destination != peer) return false;
+    // It holds no word to process but R_RDYs and fill words (LPort::receive).
+    bool only_credit_and_fill = true;
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (!c.passed_through && c.word.kind != WordKind::RRdy && !c.word.is_fill()) only_credit_and_fill = false;
+    });
+    return only_credit_and_fill;
+}
+
+// Behind the own word that ends at tx_end_ (its fill word sent ahead already): the R_RDYs on their
+// way to the port are credit from their arrival.
+void LPort::start_train(const sc_time& now)
+{
+    WordSpacing after = spacing_;
+    after.ended(tx_word_, tx_end_);
+    train_.begin(lpsm_.peer(), after, tx_end_, lpsm_.credit());
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (c.passed_through) return;
+        if (c.word.kind == WordKind::RRdy && c.at > now) train_.r_rdy(c.at);
+        if (c.word.is_fill()) train_.fill_held(c.word);
+    });
+    // Those it was to take at their arrival wait now: the run's end arms its process afresh
+    // (arm_rx_event), without them.
+    if (in_.set_r_rdys_waiting(now, true)) rx_event_.cancel();
+    extend_train(now);
+}
+
+// Cars for the next frames, as the port would send them, each when word spacing, its credit and the
+// frame itself allow: queued frames first, then those handed over ahead (available when due). The
+// train ends for want of credit (the next R_RDY carries it on), or for want of a frame available by
+// the time the port would close the circuit: the port wakes then, as it would have.
+void LPort::extend_train(const sc_time& now)
+{
+    const Word& fill = planned_fill_;
+    while (true) {
+        const OutgoingFrame* next = queue_->in_order(train_.queued());
+        sc_time available = now;
+        bool aside = false;
+        if (!next && train_.aside() < ahead_.size()) {
+            next = &ahead_.frame(train_.aside());
+            available = ahead_.due(train_.aside());
+            aside = true;
+        }
+        // A frame the train waited credit for was there before the port would have closed.
+        if (!next || (train_.end() != FrameTrain::End::Credit && available > train_.close_at(fill, circuit_hold_))) {
+            train_.ends_for(FrameTrain::End::Frames);
+            wake_at(train_.close_at(fill, circuit_hold_), now);
+            return;
+        }
+        if (!train_.has_credit()) {
+            train_.ends_for(FrameTrain::End::Credit);
+            return;
+        }
+        const Word w = Word::frame_of(next->frame);
+        FrameTrain::Car car;
+        car.start = train_.next_start(fill, available);
+        car.end = car.start + timing_.words(w.words());
+        car.frame = next->frame.get();
+        car.aside = aside;
+        forward(car.start, w, fill_or_other(fill));
+        forward(car.end, fill, fill_or_other(w));
+        train_.add(car, w);
+        train_.ends_for(FrameTrain::End::Frames);  // (until the next frame says otherwise)
+    }
+}
+
+// The port takes note of the cars that started before `now` and takes back the others; it then
+// decides afresh (in this run; elsewhere end_train_now()).
+void LPort::stop_train(const sc_time& now)
+{
+    if (!train_.live()) return;
+    train_.ends_for(FrameTrain::End::Frozen);
+    if (!ahead_.empty()) take_frames_ahead(now);  // the cars that started are in the queue
+    while (!train_.cars().empty() && train_.cars().front().start < now) realize_car();
+    if (!train_.cars().empty()) withdraw_after(train_.cars().front().start - sc_core::sc_get_time_resolution());
+    train_.clear();
+    // The R_RDYs it counted that are still on their way: taken at their arrival, as by a port without
+    // a train judging them now (which is what its runs decide with).
+    in_.set_r_rdys_waiting(now, false);
+}
+
+// Outside its run: the port runs in this instant to decide afresh.
+void LPort::end_train_now(const sc_time& now)
+{
+    if (!train_.live()) return;
+    stop_train(now);
+    kick();
+}
+
+// Something the train cannot follow: it carries on no further, and the port runs in this instant.
+void LPort::end_train_soon()
+{
+    train_.ends_for(FrameTrain::End::Frozen);
+    kick();
+}
+
+// The first car started: the own word before it ended (and the fill word after it was sent), and
+// the LPSM sends the car's frame, as it would have at the car's start.
+void LPort::realize_car()
+{
+    realize_own_word_end();
+    const FrameTrain::Car car = train_.take_first();
+    const Lpsm::Decision d{Lpsm::Decision::Kind::Frame};
+    Word w = lpsm_.prepare(d);
+    if (w.frame.get() != car.frame) throw std::logic_error(std::string(name()) + ": frame train out of step with the transmit queue");
+    lpsm_.commit(d);
+    tx_own_ = true;
+    tx_word_ = std::move(w);
+    tx_since_ = car.start;
+    tx_end_ = car.end;
+    planned_ = true;
+}
+
+// The frame of a car, as a word (for transmitting()).
+Word LPort::car_word(const FrameTrain::Car& car) const
+{
+    for (std::size_t i = 0; const OutgoingFrame* f = queue_->in_order(i); ++i)
+        if (f->frame.get() == car.frame) return Word::frame_of(f->frame);
+    for (std::size_t i = 0; i < ahead_.size(); ++i)
+        if (ahead_.frame(i).frame.get() == car.frame) return Word::frame_of(ahead_.frame(i).frame);
+    return planned_fill_;  // not reached: a car's frame is queued or aside
 }
 
 // AL_TIME (docs/faults.md, "Faults and recovery", "Bit errors on the loop"): a circuit that makes no progress
@@ -986,6 +1186,7 @@ void LPort::sample_vcd()
 void LPort::trace(sc_core::sc_trace_file* tf)
 {
     wake();
+    end_train_now(kernel::now());
     vcd_ = std::make_unique<PortVcd>(tf, name());
     observed_ = true;
     if (!ahead_.empty()) plan_frames_ahead(kernel::now());  // from now on each at its due time

@@ -42,6 +42,12 @@
 // granted in that instant from the caller's activation rather than one delta later from the port's
 // own (grant_at_once). Watched or traced ports do none of this and always take the full path, so a
 // trace shows every word.
+//
+// Frame trains. A port that opened a circuit and sends the frames queued for its peer (in the order
+// queued) sends them ahead, each with the fill word after it, at the instants they start as things
+// stand (FrameTrain); an R_RDY handed to it, a frame queued or handed over ahead carries the train on
+// without a run of the port. It takes note of the frames when it next runs, and takes back those not
+// started by then; anything else it must process makes it run.
 #include <bitset>
 #include <cstdint>
 #include <iosfwd>
@@ -51,6 +57,7 @@
 #include <systemc>
 
 #include "fcal/loop/edge_link.hpp"
+#include "fcal/loop/frame_train.hpp"
 #include "fcal/loop/frames_ahead.hpp"
 #include "fcal/loop/loop_activity.hpp"
 #include "fcal/loop/lpsm.hpp"
@@ -170,6 +177,7 @@ public:
     void set_watcher(PortWatcher* watcher)
     {
         wake();
+        end_train_now(sc_core::sc_time_stamp());
         watcher_ = watcher;
         observed_ = watcher_ != nullptr || vcd_ != nullptr;
         if (!ahead_.empty()) plan_frames_ahead(sc_core::sc_time_stamp());  // from now on each at its due time
@@ -182,9 +190,13 @@ public:
     // otherwise does when it next runs): the fill words hit on its link to the next port are
     // counted when the fill word they belong to ends (Loop::settle_ports, at the end of a run).
     void settle_passed_changes();
+    // Frame trains (docs/loop.md, "Frame trains"): on by default; a test compares a run without.
+    void send_trains(bool on) { trains_allowed_ = on; }
 private:
     void listen_to_queue();
     void push_frame(OutgoingFrame out);
+    // A frame the layer above queues now (due now, if handed over ahead).
+    void queue_now(OutgoingFrame out, const sc_core::sc_time& now);
     // Frames handed over ahead: those due by `now` enter the queue; the port wakes (its own process,
     // admit_frames_ahead) at the due time of the next if its entry will tell it something.
     void take_frames_ahead(const sc_core::sc_time& now);
@@ -222,6 +234,15 @@ private:
     void clear_span();  // no folded ports behind it
     void wake_in_span(const Word& w);
     bool await_idle_folded();
+    // Frame trains (docs/loop.md, "Frame trains").
+    bool may_train(const Lpsm::Decision& d) const;
+    void start_train(const sc_core::sc_time& now);
+    void extend_train(const sc_core::sc_time& now);
+    void stop_train(const sc_core::sc_time& now);
+    void end_train_now(const sc_core::sc_time& now);
+    void end_train_soon();
+    void realize_car();
+    Word car_word(const FrameTrain::Car& car) const;
     bool idle_on_its_way() const;
     struct Feed;
     Word as_received(const Word& w, phy::AlPa arb_before) const;
@@ -352,6 +373,9 @@ private:
     // The fill word that follows the own word was sent ahead of time (plan_own_word_end).
     bool planned_ = false;
     Word planned_fill_;
+    // The frames sent ahead behind the own word (docs/loop.md, "Frame trains").
+    FrameTrain train_;
+    bool trains_allowed_ = true;
     // Repeating the IDLE that set ACCESS until then (Lpsm::repeats_access_word()).
     sc_core::sc_time access_word_end_;
     sc_core::sc_event access_word_event_;

@@ -13,6 +13,7 @@ using sc_core::sc_time;
 void LPort::cut_output(const sc_time& now)
 {
     if (!downstream_) return;
+    end_train_now(now);
     // Changes it passed on that arrive after `now` go through its own processing (and are withdrawn
     // downstream), and so does anything it sent that leaves after `now`.
     recall_passed_through(now);
@@ -72,6 +73,7 @@ void LPort::loop_closed()
 
 void LPort::discard_queued()
 {
+    end_train_now(kernel::now());  // the frames of its train that started went out
     // Frames handed over ahead and due by now are in the queue; later ones are not yet.
     if (!ahead_.empty()) take_frames_ahead(kernel::now());
     while (const OutgoingFrame* f = queue_->front()) {

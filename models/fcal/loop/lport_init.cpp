@@ -19,6 +19,7 @@ using sc_core::sc_time;
 void LPort::initialize(std::optional<phy::OrderedSet> lip)
 {
     wake();
+    stop_train(kernel::now());
     take_deferred_frames();  // a frame whose EOF arrived was received before the LIP
     const bool started = !lpsm_.in_initialization();
     lpsm_.initialize(lip);

@@ -227,6 +227,8 @@ public:
     bool participating() const { return init_.step() == LoopInitProcedure::Step::Idle || init_.participating(); }
 
     LpsmState state() const { return state_; }
+    // The other port of the circuit (while in one).
+    phy::AlPa peer() const { return peer_; }
     bool access() const { return access_; }
     bool arbitrating() const { return bid_ == Bid::Arbitrating; }
     bool owner() const { return is_owner(fill_); }

@@ -42,6 +42,11 @@ public:
     // While OPEN to `open_peer`: close now to serve another destination (preemption), even though
     // frames for the peer remain.
     virtual bool preempt(phy::AlPa /*open_peer*/) const { return false; }
+    // The i-th frame queued, in the order they go out, for a policy that sends them in the order
+    // queued (a FIFO): a port may then send a run of them ahead (docs/loop.md, "Frame trains").
+    // Nothing past the end, and nothing ever from a policy that reorders.
+    virtual const OutgoingFrame* in_order(std::size_t /*i*/) const { return nullptr; }
+    virtual bool sends_in_order() const { return false; }
 
     // Queue a frame; the caller checked can_push(). Tells the head listener when the head changed
     // or the frame is the first one for its destination: only then can the port's next decision
@@ -76,6 +81,8 @@ public:
     bool empty() const override { return frames_.empty(); }
     const OutgoingFrame* front() const override { return frames_.empty() ? nullptr : &frames_.front(); }
     const OutgoingFrame* front_for(phy::AlPa dest) const override;
+    const OutgoingFrame* in_order(std::size_t i) const override { return i < frames_.size() ? &frames_[i] : nullptr; }
+    bool sends_in_order() const override { return true; }
 
 protected:
     void do_push(OutgoingFrame f) override { frames_.push_back(std::move(f)); }
