@@ -938,7 +938,9 @@ void LPort::start_train(const sc_time& now)
         if (c.word.is_fill()) train_.fill_held(c.word);
     });
     // Those it was to take at their arrival wait now: the run's end arms its process afresh
-    // (arm_rx_event), without them.
+    // (arm_rx_event), without them. The cancelled notification stays in the kernel's heap until its
+    // time, an R_RDY's arrival a few microseconds away: at most one per train, nothing accumulates
+    // (docs/kernel.md, "Timers"); letting it fire would stop the train and plan it again.
     if (in_.set_r_rdys_waiting(now, true)) rx_event_.cancel();
     extend_train(now);
 }
