@@ -105,3 +105,15 @@ TEST_CASE("frame trains: none under bit errors, and the same results", "[loop][i
     CHECK(trains.results == one_by_one.results);
     CHECK(trains.activations == one_by_one.activations);
 }
+
+TEST_CASE("frame trains: none for fewer than eight frames, and the same results", "[loop][integration]")
+{
+    // 4 KiB reads: two data frames and the status (LPort::kTrainFrames): every frame from a run of its
+    // own, as many runs either way. 16 KiB: eight data frames, and trains.
+    const Sets small = {{"disk.count", "4"}, {"workload.io_size", "4K"}, {"workload.queue_depth", "4"}, {"workload.measured_ios", "300"}};
+    const Outcome trains = run(small, true);
+    const Outcome one_by_one = run(small, false);
+    CHECK(trains.results == one_by_one.results);
+    CHECK(trains.activations == one_by_one.activations);
+    same_either_way({{"disk.count", "4"}, {"workload.io_size", "16K"}, {"workload.measured_ios", "300"}});
+}

@@ -913,8 +913,10 @@ bool LPort::may_train(const Lpsm::Decision& d) const
     if (!(d.kind == K::Frame || d.kind == K::None || closes_idle)) return false;
     if (lpsm_.receiving_frame()) return false;  // the word that completes it is to be taken in time
     const phy::AlPa peer = lpsm_.peer();
-    for (std::size_t i = 0; const OutgoingFrame* f = queue_->in_order(i); ++i)
+    std::size_t ready = 0;
+    for (; const OutgoingFrame* f = queue_->in_order(ready); ++ready)
         if (f->frame->destination != peer) return false;
+    if (ready + ahead_.size() < kTrainFrames) return false;
     for (std::size_t i = 0; i < ahead_.size(); ++i)
         if (ahead_.frame(i).frame->destination != peer) return false;
     // It holds no word to process but R_RDYs and fill words (LPort::receive).

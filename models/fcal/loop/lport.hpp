@@ -376,6 +376,10 @@ private:
     // The frames sent ahead behind the own word (docs/loop.md, "Frame trains").
     FrameTrain train_;
     bool trains_allowed_ = true;
+    // A train starts only with this many frames for the peer ready (queued, or handed over ahead):
+    // with fewer, planning it and taking note of it cost more than the runs it spares (docs/loop.md,
+    // "Frame trains").
+    static constexpr std::size_t kTrainFrames = 8;
     // Repeating the IDLE that set ACCESS until then (Lpsm::repeats_access_word()).
     sc_core::sc_time access_word_end_;
     sc_core::sc_event access_word_event_;

@@ -123,11 +123,29 @@ bool OutputLog::truncate_after(const sc_time& cutoff)
 
 void OutputLog::drop_before(Seq s)
 {
-    for (Seq p : pins_) s = std::min(s, p);
+    if (lowest_stale_) {
+        lowest_pin_ = ~Seq{0};
+        at_lowest_ = 0;
+        for (Seq p : pins_) {
+            if (p < lowest_pin_) {
+                lowest_pin_ = p;
+                at_lowest_ = 0;
+            }
+            at_lowest_ += p == lowest_pin_;
+        }
+        lowest_stale_ = false;
+    }
+    s = std::min(s, lowest_pin_);
     if (s <= base_) return;
     const auto n = static_cast<std::size_t>(std::min<Seq>(s - base_, size_));
     // A dropped slot is overwritten whole by a later push; only the frame it may hold is let go now.
-    for (std::size_t i = 0; i < n; ++i) at(i).word.frame.reset();
+    // The frames among them are found from the last one back, by the numbers the entries keep
+    // (withdrawn entries hold none).
+    for (Seq frame = n > 0 ? at(n - 1).frame : 0; frame > base_;) {
+        Entry& e = entry(frame - 1);
+        e.word.frame.reset();
+        frame = e.seq > base_ ? entry(e.seq - 1).frame : 0;
+    }
     head_ = (head_ + n) & (ring_.size() - 1);
     size_ -= n;
     base_ += n;
@@ -135,8 +153,27 @@ void OutputLog::drop_before(Seq s)
 
 void OutputLog::repin(Seq from, Seq to)
 {
+    if (from == to) return;
     const auto it = std::find(pins_.begin(), pins_.end(), from);
-    if (it != pins_.end()) *it = to;
+    if (it == pins_.end()) return;
+    *it = to;
+    leave_pin(from);
+}
+
+void OutputLog::pin(Seq s)
+{
+    pins_.push_back(s);
+    if (lowest_stale_) return;
+    if (s < lowest_pin_) {
+        lowest_pin_ = s;
+        at_lowest_ = 0;
+    }
+    at_lowest_ += s == lowest_pin_;
+}
+
+void OutputLog::leave_pin(Seq s)
+{
+    if (!lowest_stale_ && s == lowest_pin_ && --at_lowest_ == 0) lowest_stale_ = true;
 }
 
 void OutputLog::unpin(Seq s)
@@ -145,6 +182,7 @@ void OutputLog::unpin(Seq s)
     if (it == pins_.end()) return;
     *it = pins_.back();
     pins_.pop_back();
+    leave_pin(s);
 }
 
 }  // namespace fcal::loop

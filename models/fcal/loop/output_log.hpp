@@ -84,7 +84,7 @@ public:
     void clear() { drop_before(end()); }
     // A reader that is no longer among the folded ports behind the logging port still has the
     // entries from `s` on to read: keep them until it unpins.
-    void pin(Seq s) { pins_.push_back(s); }
+    void pin(Seq s);
     void repin(Seq from, Seq to);
     void unpin(Seq s);
 
@@ -92,6 +92,7 @@ private:
     // A ring buffer, like EdgeLink's: refilled as fast as it drains, it stops allocating early on.
     Entry& at(std::size_t i) { return ring_[(head_ + i) & (ring_.size() - 1)]; }
     const Entry& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
+    Entry& entry(Seq s) { return at(static_cast<std::size_t>(s - base_)); }
     // The first entry not withdrawn numbered `s` or later, before `to` (`to` if none).
     Seq next_standing(Seq s, Seq to) const;
 
@@ -99,6 +100,13 @@ private:
     std::size_t head_ = 0, size_ = 0;
     Seq base_ = 0;  // number of the entry at head_
     std::vector<Seq> pins_;
+    // The lowest of pins_ (none: the highest number) and how many pins hold it, for drop_before():
+    // the pins are many at 64 disks, many of them at one number. Stale once the last of those moved
+    // or went (moving a pin only raises it), until drop_before() looks again.
+    Seq lowest_pin_ = ~Seq{0};
+    std::size_t at_lowest_ = 0;
+    bool lowest_stale_ = false;
+    void leave_pin(Seq s);
 };
 
 }  // namespace fcal::loop

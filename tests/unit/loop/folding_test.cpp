@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -332,6 +333,60 @@ TEST_CASE("folding: the output log sums up any run as a walk over its words does
         log.unpin(words[from].seq);
         log.drop_before(log.end());
         CHECK(log.empty());
+    }
+}
+
+TEST_CASE("folding: the output log keeps what its lowest pin needs and lets the frames it drops go", "[loop][fold]")
+{
+    // Many readers pinned, many at one number (the folded ports behind a port that rejoined), moved on
+    // and unpinned in any order: after each step the log drops all it can, and must keep exactly
+    // the entries from the lowest pin on, each frame among them still held, those before let go.
+    std::mt19937 rng(23);
+    for (int trial = 0; trial < 200; ++trial) {
+        loop::OutputLog log;
+        std::vector<std::weak_ptr<const loop::LoopFrame>> frames;  // by entry number
+        std::vector<bool> has_frame;
+        std::multiset<loop::OutputLog::Seq> pins;
+        sc_time t(5, SC_NS);
+        for (int step = 0; step < 60; ++step) {
+            const unsigned what = rng() % 6;
+            if (what <= 1) {
+                t += sc_time(1, SC_NS);
+                if (rng() % 2) {
+                    auto f = frame(0x40, 0x30);
+                    frames.resize(log.end() + 1);
+                    has_frame.resize(log.end() + 1);
+                    frames[log.end()] = f;
+                    has_frame[log.end()] = true;
+                    log.push(t, Word::frame_of(std::move(f)));
+                } else {
+                    log.push(t, Word::arb(0x20));
+                }
+            } else if (what == 2) {
+                // Several readers at one number.
+                const loop::OutputLog::Seq at = log.begin() + rng() % (log.size() + 1);
+                for (unsigned k = 1 + rng() % 3; k > 0; --k) {
+                    log.pin(at);
+                    pins.insert(at);
+                }
+            } else if (what == 3 && !pins.empty()) {
+                auto it = std::next(pins.begin(), static_cast<long>(rng() % pins.size()));
+                const loop::OutputLog::Seq to = *it + rng() % (log.end() - *it + 1);
+                log.repin(*it, to);
+                pins.erase(it);
+                pins.insert(to);
+            } else if (what == 4 && !pins.empty()) {
+                auto it = std::next(pins.begin(), static_cast<long>(rng() % pins.size()));
+                log.unpin(*it);
+                pins.erase(it);
+            }
+            log.drop_before(log.end());
+            const loop::OutputLog::Seq keep = pins.empty() ? log.end() : *pins.begin();
+            INFO("trial " << trial << " step " << step);
+            REQUIRE(log.begin() == keep);
+            for (loop::OutputLog::Seq s = 0; s < frames.size(); ++s)
+                if (has_frame[s]) CHECK(frames[s].expired() == (s < keep));
+        }
     }
 }
 
