@@ -142,7 +142,7 @@ void OutputLog::drop_before(Seq s)
     // The frames among them are found from the last one back, by the numbers the entries keep
     // (withdrawn entries hold none).
     for (Seq frame = n > 0 ? at(n - 1).frame : 0; frame > base_;) {
-        Entry& e = entry(frame - 1);
+        Entry& e = slot(frame - 1);
         e.word.frame.reset();
         frame = e.seq > base_ ? entry(e.seq - 1).frame : 0;
     }
@@ -157,12 +157,18 @@ void OutputLog::repin(Seq from, Seq to)
     const auto it = std::find(pins_.begin(), pins_.end(), from);
     if (it == pins_.end()) return;
     *it = to;
+    join_pin(to);
     leave_pin(from);
 }
 
 void OutputLog::pin(Seq s)
 {
     pins_.push_back(s);
+    join_pin(s);
+}
+
+void OutputLog::join_pin(Seq s)
+{
     if (lowest_stale_) return;
     if (s < lowest_pin_) {
         lowest_pin_ = s;

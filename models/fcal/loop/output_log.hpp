@@ -92,7 +92,7 @@ private:
     // A ring buffer, like EdgeLink's: refilled as fast as it drains, it stops allocating early on.
     Entry& at(std::size_t i) { return ring_[(head_ + i) & (ring_.size() - 1)]; }
     const Entry& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
-    Entry& entry(Seq s) { return at(static_cast<std::size_t>(s - base_)); }
+    Entry& slot(Seq s) { return at(static_cast<std::size_t>(s - base_)); }
     // The first entry not withdrawn numbered `s` or later, before `to` (`to` if none).
     Seq next_standing(Seq s, Seq to) const;
 
@@ -102,11 +102,12 @@ private:
     std::vector<Seq> pins_;
     // The lowest of pins_ (none: the highest number) and how many pins hold it, for drop_before():
     // the pins are many at 64 disks, many of them at one number. Stale once the last of those moved
-    // or went (moving a pin only raises it), until drop_before() looks again.
+    // or went, until drop_before() looks again.
     Seq lowest_pin_ = ~Seq{0};
     std::size_t at_lowest_ = 0;
     bool lowest_stale_ = false;
-    void leave_pin(Seq s);
+    void join_pin(Seq s);   // a pin now at `s`
+    void leave_pin(Seq s);  // a pin no longer at `s`
 };
 
 }  // namespace fcal::loop

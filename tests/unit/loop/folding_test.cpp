@@ -338,40 +338,48 @@ TEST_CASE("folding: the output log sums up any run as a walk over its words does
 
 TEST_CASE("folding: the output log keeps what its lowest pin needs and lets the frames it drops go", "[loop][fold]")
 {
-    // Many readers pinned, many at one number (the folded ports behind a port that rejoined), moved on
-    // and unpinned in any order: after each step the log drops all it can, and must keep exactly
-    // the entries from the lowest pin on, each frame among them still held, those before let go.
+    // Many readers pinned, many at one number (the folded ports behind a port that rejoined), moved
+    // on or back and unpinned in any order, entries recalled and dropped: the log must keep exactly
+    // the entries from the lowest pin (or the number asked) on, each frame among them still held
+    // unless recalled, those before let go.
     std::mt19937 rng(23);
+    using Seq = loop::OutputLog::Seq;
     for (int trial = 0; trial < 200; ++trial) {
         loop::OutputLog log;
-        std::vector<std::weak_ptr<const loop::LoopFrame>> frames;  // by entry number
-        std::vector<bool> has_frame;
-        std::multiset<loop::OutputLog::Seq> pins;
+        struct Logged {
+            sc_time at;
+            std::weak_ptr<const loop::LoopFrame> frame;  // empty if not a frame
+            bool is_frame = false;
+            bool withdrawn = false;
+        };
+        std::vector<Logged> words;  // by entry number
+        std::multiset<Seq> pins;
+        Seq begin = 0;
         sc_time t(5, SC_NS);
-        for (int step = 0; step < 60; ++step) {
-            const unsigned what = rng() % 6;
+        for (int step = 0; step < 80; ++step) {
+            const unsigned what = rng() % 8;
             if (what <= 1) {
                 t += sc_time(1, SC_NS);
-                if (rng() % 2) {
+                Logged l{t, {}, rng() % 2 == 0};
+                if (l.is_frame) {
                     auto f = frame(0x40, 0x30);
-                    frames.resize(log.end() + 1);
-                    has_frame.resize(log.end() + 1);
-                    frames[log.end()] = f;
-                    has_frame[log.end()] = true;
+                    l.frame = f;
                     log.push(t, Word::frame_of(std::move(f)));
                 } else {
                     log.push(t, Word::arb(0x20));
                 }
+                words.push_back(l);
             } else if (what == 2) {
                 // Several readers at one number.
-                const loop::OutputLog::Seq at = log.begin() + rng() % (log.size() + 1);
+                const Seq at = begin + rng() % (log.end() - begin + 1);
                 for (unsigned k = 1 + rng() % 3; k > 0; --k) {
                     log.pin(at);
                     pins.insert(at);
                 }
             } else if (what == 3 && !pins.empty()) {
+                // A reader moves on, or back (never before what the log keeps).
                 auto it = std::next(pins.begin(), static_cast<long>(rng() % pins.size()));
-                const loop::OutputLog::Seq to = *it + rng() % (log.end() - *it + 1);
+                const Seq to = begin + rng() % (log.end() - begin + 1);
                 log.repin(*it, to);
                 pins.erase(it);
                 pins.insert(to);
@@ -379,13 +387,23 @@ TEST_CASE("folding: the output log keeps what its lowest pin needs and lets the 
                 auto it = std::next(pins.begin(), static_cast<long>(rng() % pins.size()));
                 log.unpin(*it);
                 pins.erase(it);
+            } else if (what == 5 && !words.empty()) {
+                // The last few entries recalled.
+                const sc_time cutoff = t - sc_time(static_cast<double>(rng() % 4), SC_NS);
+                log.truncate_after(cutoff);
+                for (Seq s = begin; s < words.size(); ++s)
+                    if (words[s].at > cutoff) words[s].withdrawn = true;
             }
-            log.drop_before(log.end());
-            const loop::OutputLog::Seq keep = pins.empty() ? log.end() : *pins.begin();
+            if (what >= 6) {
+                // The log is compacted up to some number, or as far as its readers let it.
+                const Seq asked = what == 6 ? begin + rng() % (log.end() - begin + 1) : log.end();
+                log.drop_before(asked);
+                begin = std::max(begin, std::min(asked, pins.empty() ? asked : *pins.begin()));
+            }
             INFO("trial " << trial << " step " << step);
-            REQUIRE(log.begin() == keep);
-            for (loop::OutputLog::Seq s = 0; s < frames.size(); ++s)
-                if (has_frame[s]) CHECK(frames[s].expired() == (s < keep));
+            REQUIRE(log.begin() == begin);
+            for (Seq s = 0; s < words.size(); ++s)
+                if (words[s].is_frame) CHECK(words[s].frame.expired() == (s < begin || words[s].withdrawn));
         }
     }
 }
