@@ -8,6 +8,7 @@ set(scenarios
     "disk.count=64|workload.measured_ios=200"
     "loop.nodes=126|workload.measured_ios=100"
     "workload.io_size=4K|workload.queue_depth=4|workload.measured_ios=400"
+    "workload.read_fraction=0|workload.measured_ios=200"
     "volume.raid=raid5|disk.count=8|workload.read_fraction=0|workload.io_size=16K|workload.measured_ios=100"
     "disk.count=8|target.login_bb_credit=4|target.incoming_buffers=4|initiator.max_outstanding=1|workload.measured_ios=100"
     "cmdf.impl=rtl|workload.measured_ios=100")

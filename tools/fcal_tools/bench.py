@@ -11,6 +11,7 @@ Scenarios (every other parameter at its default):
   64 disks      disk.count=64
   126 nodes     loop.nodes=126 (16 disks; the other ports only repeat)
   4 KiB QD 4    workload.io_size=4K workload.queue_depth=4
+  writes        workload.read_fraction=0 (the baseline's 64 KiB I/Os, all writes)
   RAID 5 writes volume.raid=raid5 disk.count=8 workload.read_fraction=0 workload.io_size=16K
   login credit  disk.count=8 target.login_bb_credit=4 target.incoming_buffers=4 initiator.max_outstanding=1
                 workload.measured_ios=200
@@ -70,6 +71,7 @@ SCENARIOS: list[tuple[str, list[str]]] = [
     ("64 disks", ["disk.count=64"]),
     ("126 nodes", ["loop.nodes=126"]),
     ("4 KiB QD 4", ["workload.io_size=4K", "workload.queue_depth=4"]),
+    ("writes", ["workload.read_fraction=0"]),
     ("RAID 5 writes", ["volume.raid=raid5", "disk.count=8", "workload.read_fraction=0", "workload.io_size=16K"]),
     ("login credit", ["disk.count=8", "target.login_bb_credit=4", "target.incoming_buffers=4",
                       "initiator.max_outstanding=1", "workload.measured_ios=200"]),

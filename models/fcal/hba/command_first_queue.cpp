@@ -1,6 +1,5 @@
 #include "fcal/hba/command_first_queue.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace fcal::hba {
@@ -19,21 +18,21 @@ const char* to_string(CommandFifo f)
 CommandFirstQueue::CommandFirstQueue(const CommandFirst& policy, const FifoDepths& depths) : policy_(policy), depths_(depths)
 {
     if (depths.frames < 1 || depths.commands < 1) throw std::invalid_argument("CommandFirstQueue: FIFO depths must be at least 1");
-    commands_.reserve(depths.commands);
-    frames_.reserve(depths.frames);
 }
 
-CommandFirstQueue::Fifo::const_iterator CommandFirstQueue::oldest_for(const Fifo& fifo, phy::AlPa dest)
+std::size_t CommandFirstQueue::oldest_for(const Fifo& fifo, phy::AlPa dest)
 {
-    return std::find_if(fifo.begin(), fifo.end(), [dest](const loop::OutgoingFrame& f) { return f.frame->destination == dest; });
+    std::size_t i = 0;
+    while (i < fifo.size() && fifo[i].frame->destination != dest) ++i;
+    return i;
 }
 
 bool CommandFirstQueue::take_oldest_for(Fifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out)
 {
-    const auto it = oldest_for(fifo, dest);
-    if (it == fifo.end()) return false;
-    out = std::move(fifo[static_cast<std::size_t>(it - fifo.begin())]);
-    fifo.erase(it);
+    const std::size_t i = oldest_for(fifo, dest);
+    if (i == fifo.size()) return false;
+    out = std::move(fifo[i]);
+    fifo.erase(i);
     return true;
 }
 
@@ -57,8 +56,9 @@ void CommandFirstQueue::do_push(loop::OutgoingFrame f)
         commands_.push_back(std::move(f));
     } else if (command && policy_.fifo == CommandFifo::Reorder) {
         // Behind the last command waiting, ahead of every data frame.
-        auto it = std::find_if(frames_.begin(), frames_.end(), [](const loop::OutgoingFrame& x) { return !is_command(x); });
-        frames_.insert(it, std::move(f));
+        std::size_t i = 0;
+        while (i < frames_.size() && is_command(frames_[i])) ++i;
+        frames_.insert(i, std::move(f));
     } else {
         frames_.push_back(std::move(f));
     }
@@ -72,10 +72,9 @@ const loop::OutgoingFrame* CommandFirstQueue::front() const
 
 const loop::OutgoingFrame* CommandFirstQueue::front_for(phy::AlPa dest) const
 {
-    auto c = oldest_for(commands_, dest);
-    if (c != commands_.end()) return &*c;
-    auto f = oldest_for(frames_, dest);
-    return f == frames_.end() ? nullptr : &*f;
+    if (const std::size_t c = oldest_for(commands_, dest); c < commands_.size()) return &commands_[c];
+    const std::size_t f = oldest_for(frames_, dest);
+    return f == frames_.size() ? nullptr : &frames_[f];
 }
 
 loop::OutgoingFrame CommandFirstQueue::do_pop_for(phy::AlPa dest)

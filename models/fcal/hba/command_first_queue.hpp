@@ -16,8 +16,8 @@
 // comparators do); a pop removes that entry and the younger ones close the gap. The frame FIFO holds
 // `depth` descriptors, the command FIFO `command_depth`; a full FIFO refuses pushes.
 #include <cstddef>
-#include <vector>
 
+#include "fcal/kernel/ring_queue.hpp"
 #include "fcal/loop/transmit_queue.hpp"
 
 namespace fcal::hba {
@@ -63,9 +63,11 @@ protected:
 private:
     CommandFirst policy_;
     FifoDepths depths_;
-    // Oldest first. Vectors with room for the FIFOs' depths: pushing and popping allocate nothing.
-    using Fifo = std::vector<loop::OutgoingFrame>;
-    static Fifo::const_iterator oldest_for(const Fifo& fifo, phy::AlPa dest);
+    // Oldest first. Rings that grow to the FIFOs' peak and stay: pushing and popping allocate nothing,
+    // and taking the oldest entry moves none of the others (a write's data frames leave from the front).
+    using Fifo = kernel::RingQueue<loop::OutgoingFrame>;
+    // The position of the oldest entry for `dest`, or fifo.size() if there is none.
+    static std::size_t oldest_for(const Fifo& fifo, phy::AlPa dest);
     static bool take_oldest_for(Fifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out);
     Fifo commands_;  // CommandQueue only
     Fifo frames_;    // everything else (all frames unless CommandQueue)

@@ -67,6 +67,14 @@ public:
         --size_;
     }
 
+    // Puts `value` in at the i-th place from the front (i <= size()), the elements from there on one
+    // place further back (a FIFO that lets one class of entries go ahead of another).
+    void insert(std::size_t i, T&& value)
+    {
+        push_back(std::move(value));
+        for (std::size_t j = size_ - 1; j > i; --j) std::swap((*this)[j], (*this)[j - 1]);
+    }
+
     // Removes the elements for which `pred` holds, keeping the others in order; returns how many went.
     template <class Pred>
     std::size_t erase_if(Pred pred)

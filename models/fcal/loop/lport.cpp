@@ -204,9 +204,12 @@ bool LPort::may_wait(const sc_time& arrival, const Word& word, sc_time& frame_de
     if (alters_state || !lpsm_.may_wait(word, last_fill)) return false;
     if (completes_frame) {
         // Only a frame for this port and its layer above (not one passing through, nor a loop
-        // initialization frame) whose layer above has slack.
-        if (!last || !user_ || last->frame->destination != cfg_.al_pa || last->frame->loop_init()) return false;
-        const sc_time slack = user_->frame_slack(*last->frame);
+        // initialization frame) whose layer above has slack: the frame held, or the one the LPSM
+        // receives (a run took its start before this word arrived: a sender without a train sends
+        // its frames word by word, as they go out).
+        const LoopFrame* frame = last ? last->frame.get() : lpsm_.last_received().frame.get();
+        if (!frame || !user_ || frame->destination != cfg_.al_pa || frame->loop_init()) return false;
+        const sc_time slack = user_->frame_slack(*frame);
         if (slack == sc_core::SC_ZERO_TIME) return false;
         frame_deadline = arrival + slack;
         return true;

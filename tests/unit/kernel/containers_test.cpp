@@ -76,6 +76,19 @@ TEST_CASE("The ring queue erases one element by position and keeps the rest in o
     CHECK(drain(q) == std::vector<int>{6, 8, 9, 10, 12});
 }
 
+TEST_CASE("The ring queue inserts one element by position and keeps the rest in order", "[kernel][ring_queue]")
+{
+    kernel::RingQueue<int> q;
+    for (int v = 0; v < 8; ++v) q.push_back(v);
+    for (int i = 0; i < 5; ++i) q.pop_front();
+    for (int v = 8; v < 12; ++v) q.push_back(v);  // wrapped: 5..11 in a ring of 8
+    q.insert(0, 100);                              // at the front
+    q.insert(3, 101);                              // in the middle, across the wrap
+    q.insert(q.size(), 102);                       // at the back: the ring grows
+    CHECK(q.size() == 10);
+    CHECK(drain(q) == std::vector<int>{100, 5, 6, 101, 7, 8, 9, 10, 11, 102});
+}
+
 TEST_CASE("A popped element's resources are let go at once", "[kernel][ring_queue]")
 {
     kernel::RingQueue<std::shared_ptr<int>> q;
