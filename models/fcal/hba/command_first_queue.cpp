@@ -20,16 +20,9 @@ CommandFirstQueue::CommandFirstQueue(const CommandFirst& policy, const FifoDepth
     if (depths.frames < 1 || depths.commands < 1) throw std::invalid_argument("CommandFirstQueue: FIFO depths must be at least 1");
 }
 
-std::size_t CommandFirstQueue::oldest_for(const Fifo& fifo, phy::AlPa dest)
-{
-    std::size_t i = 0;
-    while (i < fifo.size() && fifo[i].frame->destination != dest) ++i;
-    return i;
-}
-
 bool CommandFirstQueue::take_oldest_for(Fifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out)
 {
-    const std::size_t i = oldest_for(fifo, dest);
+    const std::size_t i = loop::oldest_for(fifo, dest);
     if (i == fifo.size()) return false;
     out = std::move(fifo[i]);
     fifo.erase(i);
@@ -72,8 +65,8 @@ const loop::OutgoingFrame* CommandFirstQueue::front() const
 
 const loop::OutgoingFrame* CommandFirstQueue::front_for(phy::AlPa dest) const
 {
-    if (const std::size_t c = oldest_for(commands_, dest); c < commands_.size()) return &commands_[c];
-    const std::size_t f = oldest_for(frames_, dest);
+    if (const std::size_t c = loop::oldest_for(commands_, dest); c < commands_.size()) return &commands_[c];
+    const std::size_t f = loop::oldest_for(frames_, dest);
     return f == frames_.size() ? nullptr : &frames_[f];
 }
 

@@ -64,10 +64,8 @@ private:
     CommandFirst policy_;
     FifoDepths depths_;
     // Oldest first. Rings that grow to the FIFOs' peak and stay: pushing and popping allocate nothing,
-    // and taking the oldest entry moves none of the others (a write's data frames leave from the front).
+    // and taking the front entry moves none of the others (a write's data frames leave from the front).
     using Fifo = kernel::RingQueue<loop::OutgoingFrame>;
-    // The position of the oldest entry for `dest`, or fifo.size() if there is none.
-    static std::size_t oldest_for(const Fifo& fifo, phy::AlPa dest);
     static bool take_oldest_for(Fifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out);
     Fifo commands_;  // CommandQueue only
     Fifo frames_;    // everything else (all frames unless CommandQueue)

@@ -184,8 +184,10 @@ void LPort::pass_held_changes(const sc_time& now)
 // A change this port must process may wait for its next run when the port runs by then anyway and
 // the change alters nothing it does before (Lpsm::may_wait), judged on what the port will have
 // received by then. Behind a change that alters the LPSM's state (CLS, OPN): never. As the word after a
-// frame for the port (it completes that frame): only within the frame's slack (PortUser::frame_slack),
-// `frame_deadline` then being when the slack ends.
+// frame for the port (it completes that frame, held or already being received): only within the
+// frame's slack (PortUser::frame_slack), `frame_deadline` then being when the slack ends. An R_RDY:
+// only if the port runs by its arrival anyway, and, when it has frames to send and no credit, only
+// while it sends a word of its own it planned nothing past.
 bool LPort::may_wait(const sc_time& arrival, const Word& word, sc_time& frame_deadline) const
 {
     if (observed_ || words_hit_) return false;
@@ -201,13 +203,19 @@ bool LPort::may_wait(const sc_time& arrival, const Word& word, sc_time& frame_de
             alters_state = true;
     });
     const bool completes_frame = last ? last->kind == WordKind::Frame : lpsm_.receiving_frame();
-    if (alters_state || !lpsm_.may_wait(word, last_fill)) return false;
+    if (alters_state) return false;
+    // An R_RDY the LPSM waits for (it has frames to send and no credit) changes nothing while the
+    // port sends a word of its own that it did not plan past: the port runs at the word's end, when
+    // it decides what follows, and takes the R_RDY first.
+    const bool credit_for_later = word.kind == WordKind::RRdy && !completes_frame && tx_own_ && !planned_ && arrival <= tx_end_;
+    if (!lpsm_.may_wait(word, last_fill) && !credit_for_later) return false;
     if (completes_frame) {
         // Only a frame for this port and its layer above (not one passing through, nor a loop
         // initialization frame) whose layer above has slack: the frame held, or the one the LPSM
         // receives (a run took its start before this word arrived: a sender without a train sends
-        // its frames word by word, as they go out).
-        const LoopFrame* frame = last ? last->frame.get() : lpsm_.last_received().frame.get();
+        // its frames word by word, as they go out), unless the port initializes meanwhile.
+        const bool initializing = init_busy_ || lpsm_.in_initialization();
+        const LoopFrame* frame = last ? last->frame.get() : initializing ? nullptr : lpsm_.last_received().frame.get();
         if (!frame || !user_ || frame->destination != cfg_.al_pa || frame->loop_init()) return false;
         const sc_time slack = user_->frame_slack(*frame);
         if (slack == sc_core::SC_ZERO_TIME) return false;

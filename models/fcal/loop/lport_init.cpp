@@ -61,6 +61,7 @@ void LPort::repeat_sequence(const sc_time& limit, bool inclusive)
 void LPort::receive_init_word(const Word& w, const sc_time& at)
 {
     const bool answering = lpsm_.answer_pending();
+    frame_end_ = at;  // the EOF, if w completes a frame (frame_received()), as in run()
     lpsm_.receive(w);
     if (answering || !lpsm_.answer_pending()) return;
     answer_at_ = at + sc_time(lpsm_.answer_delay_s(), sc_core::SC_SEC);

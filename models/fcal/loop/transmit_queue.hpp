@@ -72,6 +72,9 @@ private:
     std::function<void()> space_listener_;
 };
 
+// The position of the oldest frame for `dest` in `frames` (oldest first), or frames.size() if none.
+std::size_t oldest_for(const kernel::RingQueue<OutgoingFrame>& frames, phy::AlPa dest);
+
 // Plain first-in first-out without a limit: frames leave in the order queued; while a circuit is
 // open the oldest frame for its destination goes next. A ring that grows to its peak and stays, so
 // that a disk's stream of frames allocates nothing (docs/kernel.md, "No allocation per frame").
@@ -90,9 +93,6 @@ protected:
     bool may_take_head(const OutgoingFrame&) const override { return frames_.empty(); }
 
 private:
-    // The position of the oldest frame for `dest`, or frames_.size() if there is none.
-    std::size_t oldest_for(phy::AlPa dest) const;
-
     kernel::RingQueue<OutgoingFrame> frames_;
 };
 

@@ -82,9 +82,9 @@ TEST_CASE("The ring queue inserts one element by position and keeps the rest in 
     for (int v = 0; v < 8; ++v) q.push_back(v);
     for (int i = 0; i < 5; ++i) q.pop_front();
     for (int v = 8; v < 12; ++v) q.push_back(v);  // wrapped: 5..11 in a ring of 8
-    q.insert(0, 100);                              // at the front
-    q.insert(3, 101);                              // in the middle, across the wrap
-    q.insert(q.size(), 102);                       // at the back: the ring grows
+    q.insert(0, 100);                              // at the front, across the wrap
+    q.insert(3, 101);                              // in the middle of a full ring: it grows first
+    q.insert(q.size(), 102);                       // at the back
     CHECK(q.size() == 10);
     CHECK(drain(q) == std::vector<int>{100, 5, 6, 101, 7, 8, 9, 10, 11, 102});
 }

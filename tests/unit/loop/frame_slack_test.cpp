@@ -120,3 +120,32 @@ TEST_CASE("a frame with slack whose SOF the port took before its EOF arrived is 
 {
     check_taken_at_end_of_slack(3);
 }
+
+TEST_CASE("a frame a LIP finds half received is handed over at its EOF, with its EOF time", "[loop][credit][fastpath][init]")
+{
+    // The receiver has taken the frame's SOF (its run for the frame before, at the end of that one's
+    // processing) when it starts a LIP: the word that completes the frame reaches it while it
+    // initializes, which takes every word as it comes. The frame is handed over then, with that
+    // word's arrival as its EOF, not left to wait for its slack.
+    const sc_core::sc_time hold(kHoldNs, sc_core::SC_NS);
+    auto slack = test::make_loop("slack", {test::active_node(0x01), test::active_node(0xE8, 3)});
+    test::Endpoint sender(*slack->find(0x01));
+    SlackSink sink("slack_sink", *slack->find(0xE8), hold);
+    std::ostringstream text;
+    loop::PortWatcher watch(text);
+    sender.port_.set_watcher(&watch);  // word by word: a frame's SOF and EOF reach the sink apart
+    sender.send(0xE8, kFrames, kPayload);
+    while (sink.eof_ns.size() < 2) sc_core::sc_start(1, sc_core::SC_US);
+    const double wt = test::word_ns(*slack);
+    // The third frame follows the second six words after its EOF: its middle, and its EOF.
+    const double third_eof = sink.eof_ns[1] + (6 + kFrameWords) * wt;
+    const double middle = third_eof - kFrameWords * wt / 2;
+    REQUIRE(test::Endpoint::now_ns() < middle);
+    sc_core::sc_start(middle - test::Endpoint::now_ns(), sc_core::SC_NS);
+    slack->start_lip(1, "test");
+    sc_core::sc_start(5, sc_core::SC_MS);
+
+    REQUIRE(sink.eof_ns.size() >= 3);
+    CHECK(sink.eof_ns[2] == Approx(third_eof).margin(0.01));
+    CHECK(sink.received[2].t_ns == Approx(third_eof).margin(0.01));
+}
