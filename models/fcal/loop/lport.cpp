@@ -207,15 +207,17 @@ bool LPort::may_wait(const sc_time& arrival, const Word& word, sc_time& frame_de
     // An R_RDY the LPSM waits for (it has frames to send and no credit) changes nothing while the
     // port sends a word of its own that it did not plan past: the port runs at the word's end, when
     // it decides what follows, and takes the R_RDY first.
-    const bool credit_for_later = word.kind == WordKind::RRdy && !completes_frame && tx_own_ && !planned_ && arrival <= tx_end_;
+    const bool credit_for_later = word.kind == WordKind::RRdy && !completes_frame && !running_ && lpsm_.credit().sending() &&
+                                  !lpsm_.repeating() && tx_own_ && !planned_ && arrival <= tx_end_;
     if (!lpsm_.may_wait(word, last_fill) && !credit_for_later) return false;
     if (completes_frame) {
         // Only a frame for this port and its layer above (not one passing through, nor a loop
         // initialization frame) whose layer above has slack: the frame held, or the one the LPSM
         // receives (a run took its start before this word arrived: a sender without a train sends
-        // its frames word by word, as they go out), unless the port initializes meanwhile.
-        const bool initializing = init_busy_ || lpsm_.in_initialization();
-        const LoopFrame* frame = last ? last->frame.get() : initializing ? nullptr : lpsm_.last_received().frame.get();
+        // its frames word by word, as they go out). Not in initialization, which takes every word
+        // as it comes.
+        if (init_busy_ || lpsm_.in_initialization()) return false;
+        const LoopFrame* frame = last ? last->frame.get() : lpsm_.last_received().frame.get();
         if (!frame || !user_ || frame->destination != cfg_.al_pa || frame->loop_init()) return false;
         const sc_time slack = user_->frame_slack(*frame);
         if (slack == sc_core::SC_ZERO_TIME) return false;

@@ -21,6 +21,10 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     wake();
     stop_train(kernel::now());
     take_deferred_frames();  // a frame whose EOF arrived was received before the LIP
+    // What arrives from now on, initialization takes as it comes: nothing waits for the port's
+    // next run, nor for a frame's slack (its run, one delta later, arms its process afresh).
+    drop_deferred_frames_after(kernel::now());
+    in_.stop_all_waiting();
     const bool started = !lpsm_.in_initialization();
     lpsm_.initialize(lip);
     init_busy_ = true;

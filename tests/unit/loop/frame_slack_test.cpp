@@ -121,14 +121,19 @@ TEST_CASE("a frame with slack whose SOF the port took before its EOF arrived is 
     check_taken_at_end_of_slack(3);
 }
 
-TEST_CASE("a frame a LIP finds half received is handed over at its EOF, with its EOF time", "[loop][credit][fastpath][init]")
+namespace {
+
+// The receiver has taken the third frame's SOF (its run for the frame before, at the end of that
+// one's processing) when it starts a LIP `words` word times plus `hops` hops (sender to receiver)
+// before the frame's EOF reaches it. The
+// word that completes the frame reaches it in initialization, which takes every word as it comes:
+// the frame is handed over at its EOF, with that word's arrival as its EOF, not left to wait for
+// its slack — whether that word was handed to the port before the LIP (it then waited already) or
+// after.
+void check_lip_before_eof(const char* name, double words, double hops)
 {
-    // The receiver has taken the frame's SOF (its run for the frame before, at the end of that one's
-    // processing) when it starts a LIP: the word that completes the frame reaches it while it
-    // initializes, which takes every word as it comes. The frame is handed over then, with that
-    // word's arrival as its EOF, not left to wait for its slack.
     const sc_core::sc_time hold(kHoldNs, sc_core::SC_NS);
-    auto slack = test::make_loop("slack", {test::active_node(0x01), test::active_node(0xE8, 3)});
+    auto slack = test::make_loop(name, {test::active_node(0x01), test::active_node(0xE8, 3)});
     test::Endpoint sender(*slack->find(0x01));
     SlackSink sink("slack_sink", *slack->find(0xE8), hold);
     std::ostringstream text;
@@ -136,16 +141,37 @@ TEST_CASE("a frame a LIP finds half received is handed over at its EOF, with its
     sender.port_.set_watcher(&watch);  // word by word: a frame's SOF and EOF reach the sink apart
     sender.send(0xE8, kFrames, kPayload);
     while (sink.eof_ns.size() < 2) sc_core::sc_start(1, sc_core::SC_US);
-    const double wt = test::word_ns(*slack);
-    // The third frame follows the second six words after its EOF: its middle, and its EOF.
+    const double wt = test::word_ns(*slack), hop = test::rt_ns(*slack) / 2;
+    // The third frame follows the second six words after its EOF.
     const double third_eof = sink.eof_ns[1] + (6 + kFrameWords) * wt;
-    const double middle = third_eof - kFrameWords * wt / 2;
-    REQUIRE(test::Endpoint::now_ns() < middle);
-    sc_core::sc_start(middle - test::Endpoint::now_ns(), sc_core::SC_NS);
+    const double lip_at = third_eof - words * wt - hops * hop;
+    REQUIRE(test::Endpoint::now_ns() < lip_at);
+    REQUIRE(lip_at > third_eof - kFrameWords * wt);  // after the frame's SOF reached the sink
+    sc_core::sc_start(lip_at - test::Endpoint::now_ns(), sc_core::SC_NS);
     slack->start_lip(1, "test");
     sc_core::sc_start(5, sc_core::SC_MS);
 
     REQUIRE(sink.eof_ns.size() >= 3);
     CHECK(sink.eof_ns[2] == Approx(third_eof).margin(0.01));
     CHECK(sink.received[2].t_ns == Approx(third_eof).margin(0.01));
+}
+
+}  // namespace
+
+TEST_CASE("a frame a LIP finds half received is handed over at its EOF, with its EOF time", "[loop][credit][fastpath][init]")
+{
+    check_lip_before_eof("mid_frame", kFrameWords / 2, 0);
+}
+
+TEST_CASE("a frame whose EOF reaches the port in initialization does not wait for its slack", "[loop][credit][fastpath][init]")
+{
+    // The sender's fill word after the frame leaves it at the frame's end there, a hop before it
+    // reaches the sink: here the sink's LIP has started by then (and has not yet reached the sender)...
+    check_lip_before_eof("handed_after", 0, 1.5);
+}
+
+TEST_CASE("a frame whose completing word waited already when a LIP starts is handed over at its EOF", "[loop][credit][fastpath][init]")
+{
+    // ...here the fill word was handed to the sink before, and waited for the frame's slack.
+    check_lip_before_eof("handed_before", 0, 0.5);
 }
