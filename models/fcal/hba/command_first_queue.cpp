@@ -20,12 +20,11 @@ CommandFirstQueue::CommandFirstQueue(const CommandFirst& policy, const FifoDepth
     if (depths.frames < 1 || depths.commands < 1) throw std::invalid_argument("CommandFirstQueue: FIFO depths must be at least 1");
 }
 
-bool CommandFirstQueue::take_oldest_for(Fifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out)
+bool CommandFirstQueue::take_oldest_for(loop::FrameFifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out)
 {
-    const std::size_t i = loop::oldest_for(fifo, dest);
+    const std::size_t i = fifo.oldest_for(dest);
     if (i == fifo.size()) return false;
-    out = std::move(fifo[i]);
-    fifo.erase(i);
+    out = fifo.take(i);
     return true;
 }
 
@@ -65,8 +64,8 @@ const loop::OutgoingFrame* CommandFirstQueue::front() const
 
 const loop::OutgoingFrame* CommandFirstQueue::front_for(phy::AlPa dest) const
 {
-    if (const std::size_t c = loop::oldest_for(commands_, dest); c < commands_.size()) return &commands_[c];
-    const std::size_t f = loop::oldest_for(frames_, dest);
+    if (const std::size_t c = commands_.oldest_for(dest); c < commands_.size()) return &commands_[c];
+    const std::size_t f = frames_.oldest_for(dest);
     return f == frames_.size() ? nullptr : &frames_[f];
 }
 

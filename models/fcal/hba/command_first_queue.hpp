@@ -17,7 +17,7 @@
 // `depth` descriptors, the command FIFO `command_depth`; a full FIFO refuses pushes.
 #include <cstddef>
 
-#include "fcal/kernel/ring_queue.hpp"
+#include "fcal/loop/frame_fifo.hpp"
 #include "fcal/loop/transmit_queue.hpp"
 
 namespace fcal::hba {
@@ -64,11 +64,11 @@ private:
     CommandFirst policy_;
     FifoDepths depths_;
     // Oldest first. Rings that grow to the FIFOs' peak and stay: pushing and popping allocate nothing,
-    // and taking the front entry moves none of the others (a write's data frames leave from the front).
-    using Fifo = kernel::RingQueue<loop::OutgoingFrame>;
-    static bool take_oldest_for(Fifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out);
-    Fifo commands_;  // CommandQueue only
-    Fifo frames_;    // everything else (all frames unless CommandQueue)
+    // and taking the front entry moves none of the others (a write's data frames leave from the front);
+    // a search for the open peer starts behind the frames for others it already passed (FrameFifo).
+    static bool take_oldest_for(loop::FrameFifo& fifo, phy::AlPa dest, loop::OutgoingFrame& out);
+    loop::FrameFifo commands_;  // CommandQueue only
+    loop::FrameFifo frames_;    // everything else (all frames unless CommandQueue)
 };
 
 }  // namespace fcal::hba

@@ -33,26 +33,17 @@ OutgoingFrame TransmitQueue::pop_for(phy::AlPa dest)
     return out;
 }
 
-std::size_t oldest_for(const kernel::RingQueue<OutgoingFrame>& frames, phy::AlPa dest)
-{
-    std::size_t i = 0;
-    while (i < frames.size() && frames[i].frame->destination != dest) ++i;
-    return i;
-}
-
 const OutgoingFrame* FifoTransmitQueue::front_for(phy::AlPa dest) const
 {
-    const std::size_t i = oldest_for(frames_, dest);
+    const std::size_t i = frames_.oldest_for(dest);
     return i == frames_.size() ? nullptr : &frames_[i];
 }
 
 OutgoingFrame FifoTransmitQueue::do_pop_for(phy::AlPa dest)
 {
-    const std::size_t i = oldest_for(frames_, dest);
+    const std::size_t i = frames_.oldest_for(dest);
     if (i == frames_.size()) throw std::logic_error("FifoTransmitQueue::pop_for: no frame for destination");
-    OutgoingFrame out = std::move(frames_[i]);
-    frames_.erase(i);
-    return out;
+    return frames_.take(i);
 }
 
 }  // namespace fcal::loop

@@ -11,22 +11,10 @@
 #include <limits>
 #include <memory>
 
-#include "fcal/kernel/ring_queue.hpp"
-#include "fcal/loop/loop_frame.hpp"
+#include "fcal/loop/frame_fifo.hpp"
+#include "fcal/loop/outgoing_frame.hpp"
 
 namespace fcal::loop {
-
-struct OutgoingFrame {
-    std::shared_ptr<const LoopFrame> frame;
-    // Arbitrate for this frame even when fairness forbids it in this access window
-    // (Command-First arbitration).
-    bool arbitrate_unfairly = false;
-    // Open its destination through TRANSFER even when other ports are arbitrating (preemptive
-    // command transfer).
-    bool transfer_unfairly = false;
-
-    FrameClass frame_class() const { return frame->frame_class; }
-};
 
 class TransmitQueue {
 public:
@@ -72,9 +60,6 @@ private:
     std::function<void()> space_listener_;
 };
 
-// The position of the oldest frame for `dest` in `frames` (oldest first), or frames.size() if none.
-std::size_t oldest_for(const kernel::RingQueue<OutgoingFrame>& frames, phy::AlPa dest);
-
 // Plain first-in first-out without a limit: frames leave in the order queued; while a circuit is
 // open the oldest frame for its destination goes next. A ring that grows to its peak and stays, so
 // that a disk's stream of frames allocates nothing (docs/kernel.md, "No allocation per frame").
@@ -93,7 +78,7 @@ protected:
     bool may_take_head(const OutgoingFrame&) const override { return frames_.empty(); }
 
 private:
-    kernel::RingQueue<OutgoingFrame> frames_;
+    FrameFifo frames_;
 };
 
 }  // namespace fcal::loop
