@@ -1,14 +1,14 @@
 #pragma once
 // A transmit queue's FIFO of outgoing frames, oldest first, that finds the oldest frame for a
 // destination (docs/hba.md, "The transmit queue"). While a circuit is open the port asks for the
-// frame for its peer several times per frame it sends (its decisions, each push to the queue), and
-// a controller's FIFO holds frames for other ports ahead of the peer's (a write's data for another
-// disk); so the FIFO remembers, for the two destinations asked about last (the peer, and the one
-// its producer is pushing frames for), how many frames at its front are known to be for others, and
-// a search for that destination starts behind them. Pushes, inserts and removals keep those counts
-// true, so every answer is the one a search from the front gives (writes: 15 000 instructions per
-// I/O fewer; docs/speed.md). A ring that grows to its peak and
-// stays (docs/kernel.md, "No allocation per frame").
+// peer's next frame several times per frame it sends (its decisions), the queue asks for the frame's
+// destination at each push (is it the first for it?), and a controller's FIFO holds frames for
+// other ports ahead of the peer's (a write's data for another disk). So the FIFO remembers, for the
+// two destinations asked about last (the peer, and the one its producer is pushing frames for), how
+// many frames at its front are known to be for others, and a search for that destination starts
+// behind them. Pushes, inserts and removals keep those counts true, so every answer is the one a
+// search from the front gives (writes: 15 000 instructions per I/O fewer; docs/speed.md, "Speed
+// benchmark"). A ring that grows to its peak and stays (docs/kernel.md, "No allocation per frame").
 #include <cstddef>
 
 #include "fcal/kernel/ring_queue.hpp"
