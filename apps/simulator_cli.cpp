@@ -25,6 +25,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -154,6 +155,12 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
                                   "show the run's progress on stderr even when it is not a terminal (on a terminal it is shown anyway)");
     app.add_flag("--no-progress", o.no_progress, "no progress on stderr, even on a terminal")->excludes(progress);
     app.add_option("--progress-interval", o.progress_interval_s, "seconds of wall time between progress updates (default 1)")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                // (NaN passes a range check: every comparison with it is false.)
+                return std::isnan(std::strtod(text.c_str(), nullptr)) ? std::string("not a number: ") + text : std::string();
+            },
+            "NUMBER"))
         ->check(CLI::Range(1e-3, 3600.0));
     app.add_flag("--stop-with-parent", o.stop_with_parent,
                  "stop the run as on SIGTERM when the process that started fcal-sim ends (for tools that run many)");

@@ -103,3 +103,22 @@ TEST_CASE("Erase with one WRITE SAME over the whole disk: its three tracks plus 
     REQUIRE(r["erase_time_s"].get<double>() < 4 * revolution + 1e-3);
     REQUIRE(r["disk_mechanics"]["mean_transfer_us"].get<double>() == Approx(3 * revolution * 1e6));
 }
+
+TEST_CASE("Erase of the first disks: a disk outside them failing or pulled changes nothing of the job", "[integration][erase]")
+{
+    // Three disks, the job erases the first two; the third fails, then is pulled. The job must run
+    // as without those events (it used to end on an internal error: the workload looked the disk up
+    // among its own two).
+    const std::vector<std::pair<std::string, std::string>> job{{"disk.count", "3"}, {"erase.disks", "2"}, {"erase.command", "write"},
+                                                              {"erase.transfer_blocks", "8"}};
+    std::vector<std::pair<std::string, std::string>> events = job;
+    for (const auto& e : std::vector<std::pair<std::string, std::string>>{{"event.1.kind", "fail"}, {"event.1.at_ms", "1"},
+                                                                          {"event.1.disk", "2"}, {"event.2.kind", "remove"},
+                                                                          {"event.2.at_ms", "2"}, {"event.2.disk", "2"}})
+        events.push_back(e);
+    const nlohmann::json r = run(events);
+    REQUIRE(r["erase"]["commands"] == 2 * ((kCapacity + 7) / 8));
+    REQUIRE(r["failed_ios"] == 0);
+    REQUIRE(r["disks"][0]["media_bytes"] == kCapacity * 512);
+    REQUIRE(r["disks"][1]["media_bytes"] == kCapacity * 512);
+}

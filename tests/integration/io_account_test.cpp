@@ -32,3 +32,24 @@ TEST_CASE("the I/O account balances after recovery and notices a stray request",
     const std::string violation = controller.account_violation();
     CHECK(violation.find("the driver holds 1 requests, the workload has 0 outstanding") != std::string::npos);
 }
+
+TEST_CASE("a write whose drive fails while its XFER_RDY is handled fails with the drive's reason", "[integration][recovery]")
+{
+    // The disk interface answers a burst's XFER_RDY, then, its drive failed, ends the exchange with
+    // CHECK CONDITION before the controller's processor has handled the XFER_RDY: no data go, and
+    // the I/O fails (the processor used to build the burst's frames for the completed exchange and
+    // the run ended on an internal error).
+    sim::StorageSystem system("system", test::configure({{"disk.count", "2"},
+                                                         {"workload.read_fraction", "0"},
+                                                         {"target.burst_bytes", "2K"},
+                                                         {"event.0.kind", "fail"},
+                                                         {"event.0.at_ms", "12"},
+                                                         {"event.0.disk", "1"},
+                                                         {"workload.measured_ios", "100"}}));
+    sim::RunController controller(system);
+    const sim::RunResult run = controller.run();
+    REQUIRE(run.end == sim::RunEnd::Completed);
+    const nlohmann::json r = controller.results();
+    CHECK(r["failed_ios"] == 1);
+    CHECK(controller.account_violation().empty());
+}

@@ -224,6 +224,7 @@ void VolumeController::phase_done(std::uint64_t key)
         close(active_.find(key));
         if (write && engine_) engine_->host_write_ended();
         start(again.request, again.phase, true);
+        start_next_strict();  // (if it failed at once)
         return;
     }
     const bool more = !a.writing && !a.second.empty();
@@ -286,12 +287,16 @@ void VolumeController::deliver(hba::IoRequest* request)
     }
 }
 
+// One request at a time: the next waiting one starts once nothing is active or locked; one that ends
+// at once (the volume failed) lets the one behind it start.
 void VolumeController::start_next_strict()
 {
-    if (params_.split_merge != SplitMerge::Strict || !active_.empty() || !locked_.empty() || waiting_.empty()) return;
-    const Held next = waiting_.front();
-    waiting_.pop_front();
-    start(next.request, next.phase, false);
+    if (params_.split_merge != SplitMerge::Strict) return;
+    while (active_.empty() && locked_.empty() && !waiting_.empty()) {
+        const Held next = waiting_.front();
+        waiting_.pop_front();
+        start(next.request, next.phase, false);
+    }
 }
 
 void VolumeController::retry_held()

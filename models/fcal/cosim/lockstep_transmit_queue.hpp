@@ -25,6 +25,7 @@ public:
     const loop::OutgoingFrame* front() const override;
     const loop::OutgoingFrame* front_for(phy::AlPa dest) const override;
     bool preempt(phy::AlPa open_peer) const override;
+    bool clocked() const override { return true; }
 
     // Empty while the two agree; else the first divergence, described.
     const std::string& divergence() const { return divergence_; }

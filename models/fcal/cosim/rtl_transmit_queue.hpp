@@ -22,6 +22,7 @@ public:
     const loop::OutgoingFrame* front() const override;
     const loop::OutgoingFrame* front_for(phy::AlPa dest) const override;
     bool preempt(phy::AlPa open_peer) const override;
+    bool clocked() const override { return true; }
 
     // Empty while the RTL behaves; else the first error (an assertion inside it, or an answer that
     // names no queued frame), with the time, the RTL cycle and where to look in the RTL's VCD. The

@@ -56,6 +56,11 @@ void CommandFirstQueue::do_push(loop::OutgoingFrame f)
     }
 }
 
+bool CommandFirstQueue::may_take_head(const loop::OutgoingFrame& f) const
+{
+    return empty() || to_command_fifo(policy_, f.frame_class()) || (is_command(f) && policy_.fifo == CommandFifo::Reorder);
+}
+
 const loop::OutgoingFrame* CommandFirstQueue::front() const
 {
     if (!commands_.empty()) return &commands_.front();

@@ -59,6 +59,9 @@ public:
 protected:
     void do_push(loop::OutgoingFrame f) override;
     loop::OutgoingFrame do_pop_for(phy::AlPa dest) override;
+    // Only a frame that goes elsewhere than behind every frame queued (a command into its own FIFO, or
+    // inserted ahead of the data) may take the head of a queue that is not empty.
+    bool may_take_head(const loop::OutgoingFrame& f) const override;
 
 private:
     CommandFirst policy_;

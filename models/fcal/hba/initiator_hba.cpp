@@ -27,6 +27,10 @@ InitiatorHba::InitiatorHba(sc_core::sc_module_name name, const HbaParams& params
       timers_("timers", [this](Deadline& d) { deadline(d); }), els_(logins_, ox_ids_, port_.config(), login_hooks())
 {
     port_.set_user(this);
+    // Host memory serves a burst whenever it is asked, so a write's data may be fetched ahead, under
+    // FCFS, into a queue that does not care when it is pushed (the RTL counts its cycles by the clock).
+    may_fetch_ahead_ = params.dma.policy == DmaPolicy::Fcfs && !transmit_queue->clocked();
+    fetch_writes_ahead(true);
     transmit_queue->set_space_listener([this] { push_held(); });
     port_.set_transmit_queue(std::move(transmit_queue));
 }
@@ -48,7 +52,9 @@ void InitiatorHba::work_done(Work& w)
     }
     case kXferRdyHandled: {
         Active* x = live(w.id, w.serial);
-        if (!x) return;
+        // The target may have ended the exchange (its FCP_RSP came) while the XFER_RDY was handled:
+        // no data go then.
+        if (!x || x->exchange->complete()) return;
         const std::uint64_t transfer = dma_.new_transfer();
         bool first = true;
         burst_.clear();
@@ -62,6 +68,7 @@ void InitiatorHba::work_done(Work& w)
             job.command = tlm::TLM_READ_COMMAND;
             job.address = fcp::fc_frame_of(*frame).relative_offset;
             job.done = {kDataFetched, w.id, false, w.serial, std::move(frame)};
+            job.starts_ahead = job.ends_ahead = fetch_ahead_;
             dma_.request(std::move(job));
         }
         burst_.clear();
@@ -128,16 +135,46 @@ void InitiatorHba::deadline(Deadline& d)
     }
 }
 
-// Hand a frame to the outgoing FIFO, or hold it while its FIFO is full.
+void InitiatorHba::fetch_writes_ahead(bool on)
+{
+    fetch_ahead_ = on && may_fetch_ahead_;
+    port_.set_due_frame_taker(fetch_ahead_ ? this : nullptr);
+}
+
+// A write data frame fetched ahead: handed to the port now, due at the end of its transfer.
+void InitiatorHba::work_ahead(Work& w, const sc_core::sc_time& end)
+{
+    port_.queue_frame_ahead(loop::OutgoingFrame{std::move(w.frame)}, end, w.serial);
+}
+
+// Hand a frame to the outgoing FIFO, or hold it while its FIFO is full. The frames fetched ahead and
+// due by now went before it.
 void InitiatorHba::transmit(std::shared_ptr<const loop::LoopFrame> frame)
 {
     if (down_) return;  // no signal: nothing goes out
+    port_.take_due_frames();
     held_.transmit(std::move(frame), port_.transmit_queue(), [this](HeldFrames::FramePtr f) { port_.queue_frame(std::move(f)); });
 }
 
+// A frame fetched ahead is due: it goes in, or is held, as it would have when its transfer ended.
+void InitiatorHba::frame_due(loop::OutgoingFrame frame)
+{
+    held_.transmit(std::move(frame.frame), port_.transmit_queue(), [this](HeldFrames::FramePtr f) { port_.push_due(loop::OutgoingFrame{std::move(f)}); });
+}
+
+// A slot came free (the port took a frame, in its run, after the frames due by then went in).
 void InitiatorHba::push_held()
 {
+    port_.take_due_frames();
     held_.release(port_.transmit_queue(), [this](HeldFrames::FramePtr f) { port_.queue_frame(std::move(f)); });
+}
+
+// Its frames fetched ahead: those due by now went in (or are held, to be dropped with the rest), the
+// later ones never go (their transfer had not ended).
+void InitiatorHba::withdraw_fetched(std::uint64_t serial)
+{
+    port_.take_due_frames();
+    port_.withdraw_ahead(serial);
 }
 
 InitiatorHba::Active& InitiatorHba::active(std::uint16_t ox_id) { return open_exchange(exchanges_, ox_id, *this, "OX_ID"); }
@@ -325,6 +362,7 @@ void InitiatorHba::close(std::uint16_t ox_id)
 void InitiatorHba::send_abts(std::uint16_t ox_id)
 {
     Active& a = exchanges_.at(ox_id);
+    withdraw_fetched(a.serial);
     dma_.cancel_exchange(a.serial);
     // Its frames still waiting for FIFO room never go out.
     held_.drop_exchange(ox_id);
@@ -423,6 +461,7 @@ std::vector<IoRequest*> InitiatorHba::drop_exchanges(const std::function<bool(co
     for (std::uint16_t ox_id : open) {
         Active& a = exchanges_.at(ox_id);
         ios.push_back(a.io);
+        withdraw_fetched(a.serial);
         dma_.cancel_exchange(a.serial);
         held_.drop_exchange(ox_id);
         close(ox_id);

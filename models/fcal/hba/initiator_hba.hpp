@@ -102,6 +102,10 @@ public:
     void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
     sc_core::sc_time frame_slack(const loop::LoopFrame& frame) const override;
     void frame_sent(const loop::LoopFrame& frame) override;
+    // On by default where it can be (FCFS, a queue that is not clocked); a test compares a run
+    // without (before the run starts).
+    void fetch_writes_ahead(bool on);
+    void frame_due(loop::OutgoingFrame frame) override;
 
     std::size_t outstanding() const { return exchanges_.size(); }
     // Frames that found their FIFO full and waited in the HBA (back-pressure).
@@ -141,6 +145,7 @@ private:
         kRefused,              // cpu: the oldest command for a logged-out target fails (refused_)
     };
     void work_done(Work& work) override;
+    void work_ahead(Work& work, const sc_core::sc_time& end) override;
     // A deadline on the HBA's timers: an exchange's timeout (exchange_timeout, then abts_timeout once
     // aborting), or (`retry`) the oldest request refused with TASK SET FULL is due to be reissued.
     // `link`: the link-down report is due. A retry's or the report's deadline set before the link
@@ -178,6 +183,7 @@ private:
     void send_command(std::uint16_t ox_id, std::uint64_t serial);
     void transmit(std::shared_ptr<const loop::LoopFrame> frame);
     void push_held();
+    void withdraw_fetched(std::uint64_t serial);
     void handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame);
     void deliver_response(std::uint16_t ox_id);
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped, its OX_ID released
@@ -210,6 +216,10 @@ private:
     std::uint64_t last_serial_ = 0;
     // Loop failure.
     LinkListener* link_listener_ = nullptr;
+    // Write data fetched ahead (docs/hba.md, "Fetching ahead"): each frame handed to the port at once
+    // for the end of its transfer, going into the FIFO, or held, when due (frame_due()).
+    bool may_fetch_ahead_ = false;
+    bool fetch_ahead_ = false;
     bool down_ = false;
     bool down_reported_ = false;
     sc_core::sc_time lost_at_;

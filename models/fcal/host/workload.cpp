@@ -40,9 +40,10 @@ Workload::Workload(sc_core::sc_module_name name, IoTarget& driver, const Workloa
     driver_.set_completion_callback([this](hba::IoRequest* io) { complete(io); });
 }
 
+// (A disk the workload does not use — an erase of the first erase.disks disks — changes nothing.)
 void Workload::disk_gone(unsigned disk)
 {
-    if (gone_.at(disk)) return;
+    if (disk >= gone_.size() || gone_[disk]) return;
     gone_[disk] = true;
     ++gone_count_;
     report_done_if_finished();
@@ -50,7 +51,7 @@ void Workload::disk_gone(unsigned disk)
 
 void Workload::disk_back(unsigned disk)
 {
-    if (!gone_.at(disk) || done_reported_) return;
+    if (disk >= gone_.size() || !gone_[disk] || done_reported_) return;
     gone_[disk] = false;
     --gone_count_;
     after_disk_back(disk);

@@ -660,6 +660,8 @@ Word LPort::transmitting() const
 
 void LPort::settle_passed_changes()
 {
+    // The frames due by now that its layer above would have held are counted so.
+    if (due_taker_) take_due_frames();
     if (folded_) {
         settle();
         return;
@@ -710,15 +712,29 @@ std::size_t LPort::withdraw_ahead(std::uint64_t tag)
 
 void LPort::take_frames_ahead(const sc_time& now)
 {
-    ahead_.admit_due(now, [this](OutgoingFrame f) {
-        if (train_.live()) train_.admitted();
-        push_frame(std::move(f));
-    });
+    if (due_taker_)
+        ahead_.admit_due(now, [this](OutgoingFrame f) { due_taker_->frame_due(std::move(f)); });
+    else
+        ahead_.admit_due(now, [this](OutgoingFrame f) { push_due(std::move(f)); });
 }
 
-// A port that reports every change takes each frame in at its due time.
+void LPort::take_due_frames()
+{
+    if (!ahead_.empty()) take_frames_ahead(kernel::now());
+}
+
+void LPort::push_due(OutgoingFrame frame)
+{
+    if (train_.live()) train_.admitted();
+    push_frame(std::move(frame));
+}
+
+// A port that reports every change takes each frame in at its due time. A frame its layer above
+// would hold (the queue has no room for its class now: only the port's own runs free one, and each
+// plans afresh) tells it nothing.
 void LPort::plan_frames_ahead(const sc_time& now)
 {
+    if (due_taker_ && !observed_ && !ahead_.empty() && !queue_->can_push(ahead_.frame(0).frame_class())) return;
     if (const std::optional<sc_time> due = ahead_.wake_for(*queue_, observed_)) ahead_event_.notify(std::max(*due, now) - now);
 }
 

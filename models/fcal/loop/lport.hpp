@@ -99,6 +99,9 @@ public:
 
     // The layer above.
     void set_user(PortUser* user) { user_ = user; }
+    // Frames handed over ahead go, when due, to `taker` (PortUser::frame_due) rather than straight
+    // into the queue; nullptr: straight in.
+    void set_due_frame_taker(PortUser* taker) { due_taker_ = taker; }
     void set_transmit_queue(std::unique_ptr<TransmitQueue> queue);
     TransmitQueue& transmit_queue() { return *queue_; }
     void queue_frame(std::shared_ptr<const LoopFrame> frame) { queue_frame(OutgoingFrame{std::move(frame)}); }
@@ -108,6 +111,11 @@ public:
     void queue_frame_ahead(OutgoingFrame frame, const sc_core::sc_time& due, std::uint64_t tag);
     // The frames of `tag` handed over ahead and due after now are taken back: how many.
     std::size_t withdraw_ahead(std::uint64_t tag);
+    // The frames handed over ahead that are due by now go into the queue now (a layer above that
+    // takes them itself, set_due_frame_taker(), asks before it looks at the queue).
+    void take_due_frames();
+    // A due frame the layer above hands on (PortUser::frame_due): into the queue now.
+    void push_due(OutgoingFrame frame);
     // The transmit queue's head listener: a push changed what the port would be told.
     void frames_changed();
     // A folded port rejoins the chain of ports a change visits (the layer above has something for
@@ -188,7 +196,8 @@ public:
     void untrace();
     // Takes note now of the changes it passed on that have reached it (a port on the fast path
     // otherwise does when it next runs): the fill words hit on its link to the next port are
-    // counted when the fill word they belong to ends (Loop::settle_ports, at the end of a run).
+    // counted when the fill word they belong to ends (Loop::settle_ports, at the end of a run). The
+    // frames handed over ahead and due by now go in through a layer above that takes them itself.
     void settle_passed_changes();
     // Frame trains (docs/loop.md, "Frame trains"): on by default; a test compares a run without.
     void send_trains(bool on) { trains_allowed_ = on; }
@@ -344,6 +353,7 @@ private:
     static constexpr std::size_t kMaxFeeds = 2;
     std::vector<Feed> feeds_;
     PortUser* user_ = nullptr;
+    PortUser* due_taker_ = nullptr;
     std::unique_ptr<TransmitQueue> queue_;
     FramesAhead ahead_;
     sc_core::sc_event ahead_event_;

@@ -4,6 +4,7 @@
 
 #include "fcal/loop/loop_frame.hpp"
 #include "fcal/loop/lpsm_state.hpp"
+#include "fcal/loop/outgoing_frame.hpp"
 
 namespace fcal::loop {
 
@@ -24,6 +25,10 @@ public:
     // (docs/loop.md, "Fast path").
     virtual bool wants_frame_sent() const { return true; }
     virtual void state_changed(LpsmState /*from*/, LpsmState /*to*/) {}
+    // A frame it handed over ahead (LPort::queue_frame_ahead) is due, for a user that takes its due
+    // frames itself (LPort::set_due_frame_taker): it hands it on with LPort::push_due(), or holds it
+    // while the queue has no room (docs/loop.md, "Frames handed over ahead").
+    virtual void frame_due(OutgoingFrame /*frame*/) {}
 };
 
 }  // namespace fcal::loop

@@ -35,6 +35,10 @@ public:
     // Nothing past the end, and nothing ever from a policy that reorders.
     virtual const OutgoingFrame* in_order(std::size_t /*i*/) const { return nullptr; }
     virtual bool sends_in_order() const { return false; }
+    // Its state follows a clock, so that a push is seen at the instant it is made (the RTL): frames
+    // handed over ahead must then be pushed at their due time, not later (docs/hba.md, "Fetching
+    // ahead").
+    virtual bool clocked() const { return false; }
 
     // Queue a frame; the caller checked can_push(). Tells the head listener when the head changed
     // or the frame is the first one for its destination: only then can the port's next decision

@@ -83,6 +83,11 @@ void check_delays(const SimConfig& c, const std::vector<Parameter>& parameters)
 {
     check_disk_delays(c, c.disk, "disk.", parameters);
     check_times(c, nullptr, "", parameters);
+    // The run's length counts in the kernel's time unit: one shorter than it would be no time at all.
+    const double resolution_s = sc_core::sc_get_time_resolution().to_seconds();
+    if (c.time_limit_s < resolution_s)
+        throw ConfigError("sim.time_limit_s: " + number(c.time_limit_s) + " s is shorter than the simulator's time unit (" + number(resolution_s) +
+                          " s)");
 
     // The loop's longest propagation: once round the ring, every cable and every repeating port
     // (docs/loop.md, "Timing and round trip"). Each cable alone is rounded to a signed

@@ -90,7 +90,9 @@ void RunOutputs::check(const SimConfig& config) const
         OutputFile::check_target(t.option, t.path, t.file_only);
         std::error_code ec;
         if (std::filesystem::exists(t.path, ec) && !std::filesystem::is_regular_file(t.path, ec)) continue;  // /dev/null
-        files.push_back(std::filesystem::weakly_canonical(t.path, ec));
+        // (Absolute first: a relative path to a file not yet there is otherwise left as spelt, so that
+        // "x" and "./x" would look like two files.)
+        files.push_back(std::filesystem::weakly_canonical(std::filesystem::absolute(t.path, ec), ec));
         for (std::size_t j = 0; j + 1 < files.size(); ++j)
             if (files[j] == files.back())
                 throw ConfigError(std::string(t.option) + ": '" + escape_controls(t.path) + "' is the path of another output");

@@ -63,6 +63,8 @@ REFUSED = [
     ("initiator.cmd_exec_us", sets("initiator.cmd_exec_us=1e22")),
     ("workload.rate_iops", sets("workload.type=open", "workload.rate_iops=1e-300")),
     ("sim.time_limit_s", sets("sim.time_limit_s=1e10")),
+    # Shorter than a picosecond: no time at all (it ran and reported a deadlock).
+    ("sim.time_limit_s", sets("sim.time_limit_s=1e-13")),
     *[(key, sets(f"{key}=1e300")) for key in [
         "initiator.xfer_rdy_us", "initiator.dma_sched_us", "initiator.sft_us", "target.cmd_exec_us",
         "target.rsp_gen_us", "target.dma_sched_us", "target.sft_us", "driver.arrival_us", "driver.completion_us",
@@ -144,6 +146,11 @@ def test_bad_config_file_is_refused(fcal_sim, tmp_path, content, needle):
     expect_refused(fcal_sim("--config", tmp_path / "c.json"), needle)
 
 
+def test_an_unreadable_config_file_is_refused(fcal_sim):
+    # Opened, but a read fails (an I/O error): it ended as an internal error.
+    expect_refused(fcal_sim("--check", "--config", "/proc/self/mem"), "cannot read")
+
+
 @pytest.mark.parametrize("depth", [10000, 5000])
 def test_deep_nesting_is_refused_in_a_short_line(fcal_sim, tmp_path, depth):
     # 10 000 nested objects used to crash (exit 139), 5 000 to print a 10 000-character key.
@@ -222,3 +229,9 @@ def test_requests_waiting_in_the_driver_are_outstanding_at_the_time_limit(fcal_s
     assert res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"], "the account"
     # 8 per disk: 1 at the disk, 7 waiting in the driver.
     assert res["outstanding_ios"] == 16, f"outstanding {res['outstanding_ios']}, expected 2 disks x 8"
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "-nan"])
+def test_progress_interval_not_a_number_is_refused(fcal_sim, value):
+    # NaN passed the range check (it ran with the shortest interval).
+    expect_refused(fcal_sim(*TINY, "--progress-interval", value), "--progress-interval", f"--progress-interval {value}")

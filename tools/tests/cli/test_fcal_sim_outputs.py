@@ -185,6 +185,17 @@ def test_one_path_for_two_outputs_is_bad_input(fcal_sim, tmp_path):
     expect_refused(r, "is the path of another output", "--stats-json and --cdf on one path")
 
 
+def test_one_path_spelt_two_ways_is_bad_input(fcal_sim, tmp_path, monkeypatch):
+    # Relative paths to a file not yet there ("x", "./x", "../dir/x") name one file too (they used to
+    # pass, the second output overwriting the first).
+    (tmp_path / "dir").mkdir()
+    monkeypatch.chdir(tmp_path / "dir")
+    for other in ("./n.out", "../dir/n.out", str(tmp_path / "dir" / "n.out")):
+        r = fcal_sim(*TINY, "--stats-json", "n.out", "--cdf", other)
+        expect_refused(r, "is the path of another output", f"--stats-json n.out and --cdf {other}")
+        assert not (tmp_path / "dir" / "n.out").exists(), f"--cdf {other}: wrote n.out"
+
+
 def test_check_runs_and_writes_nothing(fcal_sim, outdir, tmp_path):
     r = fcal_sim(*LONG, "--check", "--stats-json", outdir / "new.stats", "--trace", outdir / "p.trace")
     assert r.code == 0 and not r.err, f"--check: exit {r.code}, stderr {r.err}"
