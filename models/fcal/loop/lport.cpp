@@ -692,8 +692,11 @@ void LPort::queue_frame_ahead(OutgoingFrame out, const sc_time& due, std::uint64
 {
     const sc_time now = kernel::now();
     if (!ahead_.empty()) take_frames_ahead(now);
-    if (due <= now) {
-        queue_now(std::move(out), now);
+    if (due <= now) {  // (a transfer of no time)
+        if (due_taker_)
+            due_taker_->frame_due(std::move(out));
+        else
+            queue_now(std::move(out), now);
         return;
     }
     const bool for_train = train_.live() && out.frame->destination == train_.peer();

@@ -1,5 +1,6 @@
 #pragma once
 // Callbacks from an L_Port to the layer above it (the HBA, or a test endpoint).
+#include <stdexcept>
 #include <systemc>
 
 #include "fcal/loop/loop_frame.hpp"
@@ -28,7 +29,7 @@ public:
     // A frame it handed over ahead (LPort::queue_frame_ahead) is due, for a user that takes its due
     // frames itself (LPort::set_due_frame_taker): it hands it on with LPort::push_due(), or holds it
     // while the queue has no room (docs/loop.md, "Frames handed over ahead").
-    virtual void frame_due(OutgoingFrame /*frame*/) {}
+    virtual void frame_due(OutgoingFrame /*frame*/) { throw std::logic_error("a due frame for a port user that takes none"); }
 };
 
 }  // namespace fcal::loop

@@ -540,8 +540,8 @@ void ParameterTable::load_json_file(const std::string& path)
         throw ConfigError(name + ": malformed JSON: " + shortened(detail, 200));
     } catch (const ConfigError& e) {
         throw ConfigError(name + ": " + e.what());
-    } catch (const std::ios_base::failure&) {  // a read error the stream throws (/proc/self/mem: I/O error)
-        throw ConfigError(name + ": cannot read (" + std::strerror(errno) + ")");
+    } catch (const std::ios_base::failure& e) {  // a read error the stream throws (/proc/self/mem: I/O error)
+        throw ConfigError(name + ": cannot read (" + e.code().message() + ")");
     }
     if (in.bad()) throw ConfigError(name + ": cannot read (" + std::strerror(errno) + ")");
     // fcal-sim's stats JSON ({"config": ..., "results": ...}): its config block, every resolved value
