@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "fcal/sim/run_controller.hpp"
+#include "child_run.hpp"
 #include "sim_fixture.hpp"
 
 using namespace fcal;
@@ -52,4 +53,36 @@ TEST_CASE("a write whose drive fails while its XFER_RDY is handled fails with th
     const nlohmann::json r = controller.results();
     CHECK(r["failed_ios"] == 1);
     CHECK(controller.account_violation().empty());
+}
+
+TEST_CASE("a write answered while its burst is still being fetched ends with the answer", "[integration][recovery]")
+{
+    // The controller's DMA engine is slow (20 MB/s: 3.3 ms per 64 KiB burst) and disk 1's drive fails
+    // at 12 ms, while a burst for it is being fetched: the disk interface ends the write with CHECK
+    // CONDITION, and the rest of the burst never goes. The I/O used to wait for its response for
+    // ever (the response waited for DMA jobs that only read data end with), and the run never ended.
+    // Fetched ahead and frame by frame alike.
+    for (const bool ahead : {true, false}) {
+        INFO("fetched ahead: " << ahead);
+        const nlohmann::json r = test::in_child([ahead] {
+            sim::StorageSystem system("system", test::configure({{"disk.count", "2"},
+                                                                 {"workload.read_fraction", "0"},
+                                                                 {"initiator.dma_mbs", "20"},
+                                                                 {"event.0.kind", "fail"},
+                                                                 {"event.0.at_ms", "12"},
+                                                                 {"event.0.disk", "1"},
+                                                                 {"workload.measured_ios", "100"},
+                                                                 {"sim.time_limit_s", "2"}}));
+            system.initiator(0).fetch_writes_ahead(ahead);
+            sim::RunController controller(system);
+            const sim::RunResult run = controller.run();
+            nlohmann::json out = controller.results();
+            out["completed_run"] = run.end == sim::RunEnd::Completed;
+            out["violation"] = controller.account_violation();
+            return out;
+        });
+        CHECK(r["completed_run"] == true);
+        CHECK(r["failed_ios"] == 1);
+        CHECK(r["violation"] == "");
+    }
 }

@@ -177,6 +177,16 @@ void InitiatorHba::withdraw_fetched(std::uint64_t serial)
     port_.withdraw_ahead(serial);
 }
 
+// The exchange's DMA work is dropped, its frames fetched ahead and not yet due are withdrawn, and its
+// frames still waiting for FIFO room never go out.
+void InitiatorHba::stop_sending(std::uint16_t ox_id)
+{
+    const std::uint64_t serial = exchanges_.at(ox_id).serial;
+    withdraw_fetched(serial);
+    dma_.cancel_exchange(serial);
+    held_.drop_exchange(ox_id);
+}
+
 InitiatorHba::Active& InitiatorHba::active(std::uint16_t ox_id) { return open_exchange(exchanges_, ox_id, *this, "OX_ID"); }
 
 InitiatorHba::Active* InitiatorHba::find(std::uint16_t ox_id)
@@ -328,7 +338,12 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
             timers_.start(delays_.task_set_full_retry, Deadline{Deadline::Kind::Retry, 0, 0, epoch_});
             break;
         }
-        if (dma_.has_jobs_of(serial)) {
+        if (a.exchange->spec().direction == fcp::DataDirection::Write && dma_.has_jobs_of(serial)) {
+            // The target ended the write before its burst was all sent (its drive failed): the
+            // exchange is complete, the rest of the burst never goes.
+            stop_sending(ox_id);
+            deliver_response(ox_id);
+        } else if (dma_.has_jobs_of(serial)) {
             a.response_waiting = true;
             dma_.await_exchange(serial);
         } else
@@ -362,10 +377,7 @@ void InitiatorHba::close(std::uint16_t ox_id)
 void InitiatorHba::send_abts(std::uint16_t ox_id)
 {
     Active& a = exchanges_.at(ox_id);
-    withdraw_fetched(a.serial);
-    dma_.cancel_exchange(a.serial);
-    // Its frames still waiting for FIFO room never go out.
-    held_.drop_exchange(ox_id);
+    stop_sending(ox_id);
     a.timer = timers_.start(delays_.abts_timeout, Deadline{Deadline::Kind::Exchange, ox_id, a.serial, epoch_});
     transmit(fcp::make_abts(a.exchange->spec()));
 }
@@ -461,9 +473,7 @@ std::vector<IoRequest*> InitiatorHba::drop_exchanges(const std::function<bool(co
     for (std::uint16_t ox_id : open) {
         Active& a = exchanges_.at(ox_id);
         ios.push_back(a.io);
-        withdraw_fetched(a.serial);
-        dma_.cancel_exchange(a.serial);
-        held_.drop_exchange(ox_id);
+        stop_sending(ox_id);
         close(ox_id);
         ox_ids_.quarantine(ox_id);
     }

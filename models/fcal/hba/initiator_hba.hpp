@@ -184,6 +184,7 @@ private:
     void transmit(std::shared_ptr<const loop::LoopFrame> frame);
     void push_held();
     void withdraw_fetched(std::uint64_t serial);
+    void stop_sending(std::uint16_t ox_id);
     void handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame);
     void deliver_response(std::uint16_t ox_id);
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped, its OX_ID released
