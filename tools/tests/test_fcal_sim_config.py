@@ -175,3 +175,28 @@ def test_a_bad_second_file_is_named_and_nothing_runs(fcal_sim, tmp_path):
     assert r.code == 2 and r.err.count("\n") == 1
     assert str(bad) in r.err and "workload.io_size" in r.err and "did you mean 8KiB?" in r.err
     assert not stats.exists()
+
+
+@pytest.mark.parametrize("after", [b'{"disk.count": 5}', b"\n", b""], ids=["a second object", "a newline", "nothing"])
+def test_a_nul_byte_after_the_json_is_refused(fcal_sim, tmp_path, after):
+    # JSON text holds no NUL byte; what follows one must not vanish unread (the parser stops at it).
+    path = tmp_path / "nul.json"
+    path.write_bytes(b'{"disk.count": 3}\0' + after)
+    r = fcal_sim("--config", str(path), *SHORT, "--stats-json", str(tmp_path / "s.json"))
+    assert r.code == 2 and r.out == "" and r.err.count("\n") == 1, r.err
+    assert r.err.startswith(f"fcal-sim: {path}: ") and "NUL byte" in r.err
+    assert not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize("key, value", [("disk", {"count": 9}), ("loop.speed", "4GFC"), ("notes", "a rerun")])
+def test_a_stats_json_with_a_member_it_never_has_is_refused(fcal_sim, tmp_path, key, value):
+    # fcal-sim writes {"config": ..., "results": ...} and nothing else: a key beside them would not apply.
+    stats = tmp_path / "run.stats.json"
+    assert fcal_sim(*SHORT, "--quiet", "--stats-json", str(stats)).code == 0
+    doc = json.loads(stats.read_text())
+    assert sorted(doc) == ["config", "results"]
+    doc[key] = value
+    stats.write_text(json.dumps(doc))
+    r = fcal_sim("--config", str(stats), "--stats-json", "-")
+    assert r.code == 2 and r.out == "" and r.err.count("\n") == 1, r.err
+    assert r.err.startswith(f"fcal-sim: {stats}: {key}: ")

@@ -544,10 +544,18 @@ void ParameterTable::load_json_file(const std::string& path)
         throw ConfigError(name + ": cannot read (" + e.code().message() + ")");
     }
     if (in.bad()) throw ConfigError(name + ": cannot read (" + std::strerror(errno) + ")");
+    // The parser takes a NUL byte for the end of its input (as a C string's) and stops there, so
+    // whatever follows one would be ignored; a stream it read to its end has eofbit set.
+    if (!in.eof()) throw ConfigError(name + ": a NUL byte after the JSON value (JSON text holds none)");
     // fcal-sim's stats JSON ({"config": ..., "results": ...}): its config block, every resolved value
     // of the run, so that the file reproduces the run (docs/cli.md, "fcal-sim"). No configuration has
-    // these two members: neither names a parameter.
+    // these two members: neither names a parameter. Nor has a stats JSON any other member: one more
+    // (a key meant for the run, given beside the config block) is refused rather than ignored.
     if (object.is_object() && object.contains("config") && object.contains("results") && object["config"].is_object()) {
+        for (const auto& member : object.items())
+            if (member.key() != "config" && member.key() != "results")
+                throw ConfigError(name + ": " + shown_key(member.key()) +
+                                  ": not a member of a stats JSON (it has only config and results)");
         load_json(object["config"], name + ": config");
         return;
     }
