@@ -85,6 +85,16 @@ std::string expectation(const Parameter& p)
     throw ConfigError(p.key + ": " + value + " is out of range (must be " + range + ")");
 }
 
+// A value too large for 64 bits. The text of a range open above ("must be >= 0") would be true of
+// it, so the message names the limit it passes: the largest value the key's integer holds.
+[[noreturn]] void too_large(const Parameter& p, const std::string& value)
+{
+    const std::string range = range_text(p);
+    if (p.int_max != kInt64Max || p.type == ParamType::AlPa) out_of_range(p, value);
+    throw ConfigError(p.key + ": " + value + " is out of range (must be " + (range.empty() ? "" : range + " and ") +
+                      "<= " + std::to_string(kInt64Max) + ")");
+}
+
 std::size_t edit_distance(const std::string& a, const std::string& b)
 {
     std::vector<std::size_t> row(b.size() + 1);
@@ -108,7 +118,10 @@ std::optional<std::int64_t> parse_integer(const Parameter& p, const std::string&
     const char* end = text.data() + text.size();
     const auto result = std::from_chars(text.data(), end, value, base);
     if (text.empty() || result.ptr != end) return std::nullopt;
-    if (result.ec == std::errc::result_out_of_range) out_of_range(p, shortened(text));
+    if (result.ec == std::errc::result_out_of_range) {
+        if (text[0] == '-') out_of_range(p, shortened(text));
+        too_large(p, shortened(text));
+    }
     if (result.ec != std::errc()) return std::nullopt;
     return value;
 }
@@ -144,7 +157,7 @@ std::int64_t parse_bytes_text(const Parameter& p, const std::string& text)
     if (digits.empty()) wrong_type(p, quoted_text(text));
     const auto value = parse_integer(p, digits);
     if (!value) wrong_type(p, quoted_text(text));
-    if (*value > kInt64Max / multiplier) out_of_range(p, shortened(text));
+    if (*value > kInt64Max / multiplier) too_large(p, shortened(text));
     return *value * multiplier;
 }
 
@@ -222,15 +235,17 @@ ParamValue parse_json_value(const Parameter& p, const json& value)
     case ParamType::Bytes:
     case ParamType::AlPa:
         if (value.is_number_unsigned()) {
-            if (value.get<std::uint64_t>() > static_cast<std::uint64_t>(kInt64Max)) out_of_range(p, shown(value));
+            if (value.get<std::uint64_t>() > static_cast<std::uint64_t>(kInt64Max)) too_large(p, shown(value));
             return static_cast<std::int64_t>(value.get<std::uint64_t>());
         }
         if (value.is_number_integer()) return value.get<std::int64_t>();
         // A whole number beyond 64 bits reaches here as a double (1e30, or 99999999999999999999):
         // too large, not "not an integer".
         if (value.is_number_float() && std::isfinite(value.get<double>()) &&
-            std::abs(value.get<double>()) >= 0x1p63 && std::floor(value.get<double>()) == value.get<double>())
-            out_of_range(p, shown(value));
+            std::abs(value.get<double>()) >= 0x1p63 && std::floor(value.get<double>()) == value.get<double>()) {
+            if (value.get<double>() < 0) out_of_range(p, shown(value));
+            too_large(p, shown(value));
+        }
         if (value.is_string() && p.type != ParamType::Integer) return parse_text(p, value.get<std::string>());
         wrong_type(p, shown(value));
     case ParamType::Real:

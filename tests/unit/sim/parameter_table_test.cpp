@@ -594,6 +594,26 @@ TEST_CASE("parameter_table: messages agree with themselves")
     CHECK(contains(json_error(R"({"disk.count": 4.5})"), "disk.count: expected an integer"));
 }
 
+TEST_CASE("parameter_table: a value beyond 64 bits is told the largest value, not only the open range")
+{
+    auto t = fcal_parameters();
+    // workload.seed's range is open above (">= 0"); its field is an int64_t, so 2^63 - 1 is the top.
+    const std::string top = std::to_string(std::numeric_limits<std::int64_t>::max());
+    const std::string two_64 = "18446744073709551615", two_63 = "9223372036854775808";  // 2^64 - 1, 2^63
+    const std::string too_large = " is out of range (must be >= 0 and <= " + top + ")";
+    CHECK(error_of([&] { t.set("workload.seed", two_64); }) == "workload.seed: " + two_64 + too_large);
+    CHECK(error_of([&] { t.set("workload.seed", two_63); }) == "workload.seed: " + two_63 + too_large);
+    CHECK(error_of([&] { t.load_json(nlohmann::json::parse("{\"workload.seed\": " + two_64 + "}")); }) ==
+          "workload.seed: " + two_64 + too_large);
+    CHECK(error_of([&] { t.load_json(nlohmann::json::parse(R"({"workload.seed": 1e30})")); }) == "workload.seed: 1e+30" + too_large);
+    t.set("workload.seed", top);
+    CHECK(t.get_int("workload.seed") == std::numeric_limits<std::int64_t>::max());
+    // Below the range "must be >= 0" is the whole truth.
+    CHECK(error_of([&] { t.set("workload.seed", "-" + two_64); }) == "workload.seed: -" + two_64 + " is out of range (must be >= 0)");
+    // A closed range names its top already.
+    CHECK(error_of([&] { t.set("disk.count", two_64); }) == "disk.count: " + two_64 + " is out of range 1..125");
+}
+
 TEST_CASE("parameter_table: --list-params --json lists what --list-params lists")
 {
     const auto t = fcal_parameters();

@@ -94,6 +94,8 @@ REFUSED = [
     # Messages that contradicted themselves (issue 18).
     ("loop.al_time_us: 0 is out of range (must be > 0 and <= 1e+07)", sets("loop.al_time_us=0")),
     ("disk.0004.access_ms: a disk index has no leading zeros (disk.4.access_ms)", sets("disk.0004.access_ms=3")),
+    # 2^64 - 1 is >= 0: the limit it passes is the top of a 64-bit signed integer, 2^63 - 1.
+    (f"workload.seed: {2**64 - 1} is out of range (must be >= 0 and <= {2**63 - 1})", sets(f"workload.seed={2**64 - 1}")),
     # The keys of issue 21: out of range, or a disk that cannot serve several commands at once.
     ("disk.max_concurrent", TINY + sets("disk.model=zoned", "disk.max_concurrent=2")),
     ("disk.max_concurrent", TINY + sets("disk.max_concurrent=0")),
