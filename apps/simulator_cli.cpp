@@ -129,7 +129,7 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
     app.add_option("--set", o.sets, "KEY=VALUE, applied after the files (repeatable)");
     paths.push_back(app.add_option("--stats-json", o.outputs.stats_json, "write the results as JSON to PATH ('-' for stdout)"));
     auto* list = app.add_flag("--list-params", o.list, "print every parameter: key, default, unit, range, description");
-    app.add_flag("--json", o.list_json,
+    auto* list_json = app.add_flag("--json", o.list_json,
                  "with --list-params: as a JSON array (key, type, unit, default, default_text, range, min, max, min_exclusive, "
                  "multiple_of, choices, per_disk, description)")
         ->needs(list);
@@ -172,6 +172,13 @@ int run_simulator(int argc, char* argv[], CliExtension* extension)
         std::fprintf(stderr, "fcal-sim: %s (see --help)\n", sim::escape_controls(e.what()).c_str());
         return kBadInput;
     }
+    // --list-params prints the table and runs nothing: any other option with it (but --json) would be ignored.
+    if (o.list)
+        for (const CLI::Option* option : app.get_options())
+            if (option->count() > 0 && option != list && option != list_json) {
+                std::fprintf(stderr, "fcal-sim: --list-params takes no option but --json (%s given)\n", option->get_name().c_str());
+                return kBadInput;
+            }
     for (const CLI::Option* option : paths)
         if (option->count() > 0 && option->as<std::string>().empty()) {
             std::fprintf(stderr, "fcal-sim: %s: an empty path\n", option->get_name().c_str());

@@ -41,6 +41,19 @@ def test_list_params_text_and_json_agree_and_defaults_given_change_nothing(fcal_
         "the listed defaults, given with --set, make another configuration than the defaults"
 
 
+@pytest.mark.parametrize("other", [["--set", "disk.count=3"], ["--config", "c.json"], ["--stats-json", "s.json"],
+                                   ["--trace", "t.trace"], ["--quiet"], ["--check"]], ids=lambda o: o[0])
+@pytest.mark.parametrize("json_too", [[], ["--json"]], ids=["text", "json"])
+def test_list_params_with_another_option_is_refused(fcal_sim, tmp_path, other, json_too):
+    # --list-params runs nothing: the option would be ignored (a file named by it is neither read nor written).
+    (tmp_path / "c.json").write_text('{"disk.count": 3}')
+    other = [str(tmp_path / o) if o.endswith((".json", ".trace")) else o for o in other]
+    r = fcal_sim("--list-params", *json_too, *other)
+    assert r.code == 2 and r.out == "" and r.err.count("\n") == 1, r.err
+    assert r.err.startswith("fcal-sim: --list-params ") and f"{other[0]} given" in r.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.json"]
+
+
 def test_default_run_prints_a_summary(fcal_sim):
     r = fcal_sim()
     assert r.code == 0 and not r.err, f"default run: exit {r.code}, stderr {r.err}"

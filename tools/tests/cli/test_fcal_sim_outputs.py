@@ -117,11 +117,12 @@ def test_write_errors_exit_6_naming_the_output(fcal_sim, fcal_sim_path, tmp_path
     assert "fcal-sim: --trace: '/dev/full': cannot write (No space left on device)" in r.err, f"--trace /dev/full: {r.err}"
     r = fcal_sim(*TINY, "--trace", "/dev/null", "--stats-json", "/dev/null", "--quiet")
     assert r.code == 0, f"outputs to /dev/null: exit {r.code}: {r.err}"
-    for what in (["--stats-json", "-"], [], ["--list-params"]):
+    # (--list-params takes no other option.)
+    for what in ([*TINY, "--stats-json", "-"], TINY, ["--list-params"]):
         with open("/dev/full", "w") as full:
-            p = subprocess.run([fcal_sim_path, *TINY, *what], stdout=full, stderr=subprocess.PIPE, text=True,
+            p = subprocess.run([fcal_sim_path, *what], stdout=full, stderr=subprocess.PIPE, text=True,
                                timeout=60, env=dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE"))
-        label = " ".join(what) or "the summary"
+        label = " ".join(w for w in what if w not in TINY) or "the summary"
         assert p.returncode == 6, f"{label} > /dev/full: exit {p.returncode}, expected 6"
         assert "standard output: cannot write" in p.stderr, f"{label} > /dev/full: {p.stderr}"
 
