@@ -93,6 +93,7 @@ def test_an_unreachable_disk_fails_each_io_after_driver_retries(fcal_sim_test, t
                         "--test-drop-disk", "0", "--stats-json", tmp_path / "r.json")
     assert run.code == 0, f"{what}: exit {run.code}"
     assert "2 I/Os failed" in run.err, f"{what}: failed I/Os not reported on stderr: {run.err}"
+    assert f"(given up after {retries} retries)" in run.err, f"{what}: the retries not named on stderr: {run.err}"
     assert len(run.err.splitlines()) == 1, f"{what}: expected one stderr line: {run.err}"
     r = results(tmp_path / "r.json")
     assert (r["completed_ios"], r["failed_ios"], r["outstanding_ios"]) == (0, 2, 0), f"{what}: not 2 failed"

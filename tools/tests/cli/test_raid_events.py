@@ -57,3 +57,15 @@ def test_raid5_8p_s_fails_a_member_and_rebuilds_the_spare(fcal_sim, tmp_path):
     assert res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"], "the I/O account"
     for k in ("rebuild_time_s", "rebuild_bytes", "degraded_reads", "data_lost", "phases"):
         assert k in v, f"volume.{k} missing from the results"
+
+
+@pytest.mark.parametrize("volume", [[], sets("volume.raid=raid0")], ids=["failed drive", "raid0 volume"])
+def test_ios_failed_at_once_are_not_said_to_have_been_retried(fcal_sim, tmp_path, volume):
+    # A failed drive answers CHECK CONDITION, which asking again cannot help; a raid0 volume without a
+    # member has lost the data: either way the I/Os fail at once, and no retry may be claimed for them.
+    r = fcal_sim(*SMALL, *FAIL0, *volume, "--stats-json", tmp_path / "r.json")
+    assert r.code == 0, r.err
+    res = load_results(tmp_path / "r.json")["results"]
+    assert res["failed_ios"] > 0 and res["retries"] == 0, (res["failed_ios"], res["retries"])
+    assert r.err.startswith(f"fcal-sim: {res['failed_ios']} I/Os failed") and r.err.count("\n") == 1, r.err
+    assert "retries" not in r.err and "retried" not in r.err, r.err
