@@ -122,8 +122,10 @@ void EraseJob::after_completion(const hba::IoRequest& io)
         }
         break;
     }
+    // At the completion that reaches a tenth; a failed command completes nothing, so it reports
+    // nothing (it repeated the last line, or "0 %" before any completion).
     const std::uint64_t total = params().total_ios, now = completed();
-    if (on_progress_ && now * 10 / total != (now - 1) * 10 / total) on_progress_(now, total);
+    if (on_progress_ && !io.failed() && now * 10 / total != (now - 1) * 10 / total) on_progress_(now, total);
 }
 
 void EraseJob::report(nlohmann::json& j) const

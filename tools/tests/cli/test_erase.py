@@ -67,3 +67,19 @@ def test_write_same_erase(fcal_sim, tmp_path):
         assert media < disk["erase_time_s"] < media + 2e-3, f"disk {d}: erase time {disk['erase_time_s']} s, media {media} s"
     total = res["disks"][0]["erase_time_s"] + res["disks"][1]["erase_time_s"]
     assert abs(res["erase_time_s"] - total) < 1e-3, f"erase_time_s {res['erase_time_s']} is not the disks' sum {total}"
+
+
+@pytest.mark.parametrize("strategy", ["sequential", "parallel"])
+def test_failing_commands_print_no_progress_lines(fcal_sim, strategy):
+    # Disk 1's drive fails at once: every command to it fails, disk 0's all complete. 1953 blocks in WRITE
+    # SAMEs of 100 are 20 commands a disk: disk 0's completions reach 10 % ... 50 % of the 40, a line each,
+    # the line of k tenths at completion ceil(k x 40 / 10); the failures add none.
+    r = fcal_sim(*SMALL, *sets("erase.same_blocks=100", f"erase.strategy={strategy}", "event.0.kind=fail",
+                               "event.0.at_ms=0", "event.0.disk=1"))
+    assert r.code == 0, r.err
+    per_disk = -(-int(0.001e9 / 512) // 100)
+    total = 2 * per_disk
+    expected = [f"fcal-sim: erase {10 * k:3d} % ({-(-k * total // 10)} of {total} commands)"
+                for k in range(1, 10 * per_disk // total + 1)]
+    lines = [line for line in r.err.splitlines() if line.startswith("fcal-sim: erase ")]
+    assert [line.split(" at ")[0] for line in lines] == expected, lines
