@@ -231,9 +231,12 @@ std::vector<const disk::Disk*> StorageSystem::disks() const
 
 void StorageSystem::watch_ports(std::ostream& out)
 {
-    watcher_ = std::make_unique<loop::PortWatcher>(out);
-    for (auto& l : loops_)
-        for (std::size_t i = 0; i < l->port_count(); ++i) l->port(i).set_watcher(watcher_.get());
+    // With two loops each line names its loop (their ports have the same AL_PAs); one loop's lines
+    // stay as they were.
+    for (std::size_t l = 0; l < loops_.size(); ++l) {
+        watchers_.push_back(std::make_unique<loop::PortWatcher>(out, loops_.size() > 1 ? "loop" + std::to_string(l) : ""));
+        for (std::size_t i = 0; i < loops_[l]->port_count(); ++i) loops_[l]->port(i).set_watcher(watchers_.back().get());
+    }
 }
 
 void StorageSystem::trace_vcd(const std::string& ports_base, const std::string& rtl_path, const std::vector<std::string>& ports,

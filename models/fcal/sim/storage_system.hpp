@@ -48,7 +48,8 @@ public:
     // `config` must come from build_config() (it has passed every check).
     StorageSystem(sc_core::sc_module_name name, const SimConfig& config);
 
-    // Optional observation; call before running.
+    // Optional observation; call before running. The port-watcher trace of every port, on every loop
+    // (with two, each line names its loop: fcal/loop/port_watcher.hpp).
     void watch_ports(std::ostream& out);
     // The signals of the ports named in `ports` (all of them if it is empty; the others are not
     // traced, so they may fold) to PORTS_BASE.vcd (SystemC adds the extension); with cmdf.impl=rtl
@@ -132,7 +133,7 @@ private:
     std::unique_ptr<Statistics> stats_;
     ScheduledEvents events_;
     std::unique_ptr<EventDispatcher> dispatcher_;
-    std::unique_ptr<loop::PortWatcher> watcher_;
+    std::vector<std::unique_ptr<loop::PortWatcher>> watchers_;  // one per loop
     sc_core::sc_trace_file* vcd_ = nullptr;
     std::vector<std::string> vcd_ports_;  // the ports traced (empty: all)
     std::string vcd_base_, vcd_file_;  // the ports' VCD, and the time it must end with

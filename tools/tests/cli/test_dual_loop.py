@@ -5,6 +5,8 @@ failure and its restore under each policy end with every I/O completed and the a
 seed gives the same results."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fcal_tools.lip_sweep import HOP_S, PROC_S, WORD_S
@@ -118,3 +120,24 @@ def test_a_drive_failure_reaches_both_ports_and_a_raid5_volume_survives_a_loop_f
     v = load_results(tmp_path / "raid.json")["results"]
     assert v["issued_ios"] == v["completed_ios"] and v["failed_ios"] == 0 and v["failovers"] >= 1, \
         f"issued {v['issued_ios']}, completed {v['completed_ios']}, failed {v['failed_ios']}, failovers {v['failovers']}"
+
+
+# A port-watcher line (docs/loop.md, "Port watcher and VCD signals") with the loop's name after the time.
+TRACE_LINE = re.compile(r"^\d+\.\d{3} (loop[01]) [0-9A-F]{2} [A-Z_]+ \d+ \S+=>\S+$")
+
+
+def test_a_trace_of_two_loops_names_each_line_s_loop(fcal_sim, tmp_path):
+    short = sets("disk.count=2", "workload.measured_ios=20")
+    # Failover with no failure keeps loop 1 idle and gives the single loop's run: loop 0's lines, named, are the
+    # single loop's trace.
+    assert fcal_sim(*short, "--quiet", "--trace", tmp_path / "one.trace").code == 0
+    assert fcal_sim(*short, *DUAL, "--quiet", "--trace", tmp_path / "two.trace").code == 0
+    one, two = (tmp_path / "one.trace").read_text().splitlines(), (tmp_path / "two.trace").read_text().splitlines()
+    assert one and two == [line.replace(" ", " loop0 ", 1) for line in one]
+    # Round robin uses both loops, and the lines of both are named.
+    r = fcal_sim(*short, *DUAL, *sets("driver.multipath=round_robin"), "--quiet", "--trace", tmp_path / "rr.trace")
+    assert r.code == 0, r.err
+    matches = [TRACE_LINE.match(line) for line in (tmp_path / "rr.trace").read_text().splitlines()]
+    assert matches and all(matches), [m for m in matches if not m][:3]
+    for name in ("loop0", "loop1"):
+        assert any(m.group(1) == name and "SOF" in m.group(0) for m in matches), f"{name} carried no frame"
