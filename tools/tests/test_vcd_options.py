@@ -120,6 +120,15 @@ def test_a_window_after_the_run_holds_its_last_values(fcal_sim, tmp_path, full):
     assert all(part.changes[n] == [(end, whole.value_at(n, end))] for n in whole.changes)
 
 
+def test_a_window_of_one_picosecond_is_one(fcal_sim, tmp_path):
+    # 0.4 ps rounds to 0 ps, 0.6 ps to 1 ps: the window is [0, 1] ps.
+    path = tmp_path / "w.vcd"
+    run = fcal_sim(*RUN, "--vcd", str(path), "--vcd-window", "0.0000004:0.0000006")
+    assert run.code == 0, run.err
+    part = parse_vcd(path.read_text())
+    assert part.initial_time == 0 and part.times == [0, 1]
+
+
 def test_only_the_ports_asked_for_are_traced_with_the_same_changes(fcal_sim, tmp_path, full):
     whole, _ = full
     path = tmp_path / "p.vcd"
@@ -139,6 +148,9 @@ def test_only_the_ports_asked_for_are_traced_with_the_same_changes(fcal_sim, tmp
     (["--vcd-window", "5"], "--vcd-window: '5' is not START_US:END_US"),
     (["--vcd-window", "-1:3"], "--vcd-window: '-1:3' is not START_US:END_US"),
     (["--vcd-window", "1:nan"], "--vcd-window: '1:nan' is not START_US:END_US"),
+    # Simulated time is whole picoseconds: 0.1 and 0.2 ps are both 0 ps, 1 000 000.1 and .2 ps both 1 000 000 ps.
+    (["--vcd-window", "0.0000001:0.0000002"], "--vcd-window: '0.0000001:0.0000002': START_US and END_US round to the same time"),
+    (["--vcd-window", "1.0000001:1.0000002"], "--vcd-window: '1.0000001:1.0000002': START_US and END_US round to the same time"),
     (["--vcd-rtl-pins"], "--vcd-rtl-pins: there is no RTL VCD (cmdf.impl is not rtl)"),
 ])
 def test_bad_narrowing_is_refused_in_one_line(fcal_sim, tmp_path, args, message):

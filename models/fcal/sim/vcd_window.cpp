@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <systemc>
+
 #include "fcal/sim/parameter_table.hpp"
 #include "fcal/sim/user_text.hpp"
 
@@ -69,6 +71,13 @@ VcdWindow VcdWindow::parse(const std::string& option, const std::string& text)
         throw ConfigError(option + ": '" + escape_controls(text) + "' is not START_US:END_US (two numbers of microseconds, e.g. 2400:2900)");
     if (!(w.start_us_ < w.end_us_))
         throw ConfigError(option + ": '" + escape_controls(text) + "': START_US must be before END_US");
+    // Simulated time, and so the VCD's time stamps, is whole steps of SystemC's resolution (1 ps):
+    // ends that round to the same step leave no window.
+    const sc_core::sc_time step = sc_core::sc_get_time_resolution();
+    const double step_us = step.to_seconds() * 1e6;
+    if (std::round(w.start_us_ / step_us) == std::round(w.end_us_ / step_us))
+        throw ConfigError(option + ": '" + escape_controls(text) + "': START_US and END_US round to the same time (simulated time is in steps of " +
+                          step.to_string() + ")");
     return w;
 }
 
