@@ -27,7 +27,7 @@ ConfigError::ConfigError(const std::string& message) : std::runtime_error(one_li
 Loop::Loop(sc_core::sc_module_name name, const LoopConfig& config)
     : sc_module(name), timing_(config.rate, config.propagation_ns_per_m, config.baud), slots_(0),
       bypass_detect_s_(config.bypass_detect_s), auto_bypass_(config.auto_bypass),
-      bypass_timers_("bypass_timers", [this](std::size_t& slot) { bypass_closes(slot); })
+      bypass_timers_("bypass_timers", [this](SlotDeadline& d) { slot_deadline(d); })
 {
     const std::size_t n = config.nodes.size();
     if (n == 0) throw ConfigError("loop: no nodes");
@@ -144,6 +144,7 @@ void Loop::init_state_changed(LPort& port, LpsmState from, LpsmState to)
         if (init.master()) r.master_al_pa = init.al_pa();
     }
     if (on_initialized_) on_initialized_();
+    if (!lpb_waiting_.empty()) send_waiting_lpbs();
 }
 
 void Loop::report_initializations(nlohmann::json& j) const

@@ -130,9 +130,12 @@ public:
     // Put back into its empty slot: it is inserted, sends LIP(F7,F7), the loop initializes with it.
     void insert_port(std::size_t i, const std::string& cause);
     // The controller bypasses port i (LPB(y,x)) or enables it again (LPE(y,x)); the loop
-    // initializes after either.
+    // initializes after either. An inserted port with no AL_PA yet (its initialization is under
+    // way) cannot be addressed: its LPB waits until the initialization that gives it one completes
+    // (lpb_waiting(i)), and an LPE before then only cancels it (the port never left).
     void bypass_port(std::size_t i, const std::string& cause);
     void enable_port(std::size_t i, const std::string& cause);
+    bool lpb_waiting(std::size_t i) const { return lpb_waiting_.count(i) != 0; }
     PortBypassCircuits::State slot_state(std::size_t i) const { return slots_.state(i); }
     // Loop failure (docs/faults.md, "Loop failure"): the cable out of the controller's port is cut.
     // The port after it loses the signal and sends LIP(F8,x), the others repeat it, and nothing gets
@@ -164,12 +167,25 @@ private:
     void update_loop_open();
     void lose_signal(std::size_t d);
     phy::OrderedSet controller_sequence(std::size_t i, bool bypass, const char* what) const;
+    void send_lpb(std::size_t i, const std::string& cause);
+    void send_waiting_lpbs();
+    // A deadline of the enclosure's timer: the bypass of a slot closes, or a waiting LPB is sent.
+    struct SlotDeadline {
+        std::size_t slot = 0;
+        bool lpb = false;
+    };
+    void slot_deadline(SlotDeadline& d);
+    struct WaitingLpb {
+        std::string cause;
+        kernel::TimerHandle sent;  // once the port has its AL_PA: the deadline that sends it
+    };
+    std::map<std::size_t, WaitingLpb> lpb_waiting_;  // by slot: LPBs to ports with no AL_PA yet
     std::vector<sc_core::sc_time> hops_;  // from port k to port k + 1 as built (cables, passive nodes)
     sc_core::sc_time repeat_;             // a port's repeat delay, taken out of a spliced hop
     PortBypassCircuits slots_;
     double bypass_detect_s_ = kDefaultBypassDetectS;
     bool auto_bypass_ = true;
-    kernel::Timers<std::size_t> bypass_timers_;  // slots waiting for the enclosure to notice
+    kernel::Timers<SlotDeadline> bypass_timers_;  // slots waiting for the enclosure to notice, LPBs to send
     bool cable_cut_ = false;  // the cable out of port 0 (cut_cable)
 };
 

@@ -87,7 +87,7 @@ void Loop::take_out(std::size_t i, const std::string& cause, bool detect)
     ports_[i]->leave_ring(now);
     const std::size_t u = neighbour(i, false);
     if (u != i && slots_.in_loop(u)) reconnect(u);
-    if (detect) bypass_timers_.start(sc_time(bypass_detect_s_, sc_core::SC_SEC), i);
+    if (detect) bypass_timers_.start(sc_time(bypass_detect_s_, sc_core::SC_SEC), {i, false});
 }
 
 // Slot i's port takes part again: its upstream neighbour transmits to it, it to its downstream one.
@@ -149,11 +149,12 @@ void Loop::remove_port(std::size_t i, const std::string& cause)
     if (s == State::Empty || (s == State::Broken && !slots_.present(i)))
         throw std::logic_error("Loop::remove_port: " + slot_text(i, slots_) + ": no port to pull out");
     slots_.remove(i);
+    lpb_waiting_.erase(i);  // (the test benches' calls: scheduled events cannot pull a bypassed disk)
     if (s == State::Inserted) {
         take_out(i, cause, true);
     } else if (s == State::Broken && !auto_bypass_) {
         // A failed port the enclosure left in the loop: once the slot is empty its bypass closes.
-        bypass_timers_.start(sc_time(bypass_detect_s_, sc_core::SC_SEC), i);
+        bypass_timers_.start(sc_time(bypass_detect_s_, sc_core::SC_SEC), {i, false});
     }
 }
 
@@ -164,6 +165,7 @@ void Loop::fail_port(std::size_t i, const std::string& cause)
     if (s != State::Inserted && s != State::Bypassed)
         throw std::logic_error("Loop::fail_port: " + slot_text(i, slots_) + ": no working port in it");
     slots_.fail(i);
+    lpb_waiting_.erase(i);
     if (s == State::Inserted) take_out(i, cause, auto_bypass_);
 }
 
@@ -192,10 +194,45 @@ phy::OrderedSet Loop::controller_sequence(std::size_t i, bool bypass, const char
     return bypass ? phy::OrderedSet::lpb(*y, *x) : phy::OrderedSet::lpe(*y, *x);
 }
 
+void Loop::slot_deadline(SlotDeadline& d)
+{
+    if (!d.lpb) {
+        bypass_closes(d.slot);
+        return;
+    }
+    const auto w = lpb_waiting_.find(d.slot);
+    if (w == lpb_waiting_.end()) return;
+    const std::string cause = w->second.cause;
+    lpb_waiting_.erase(w);
+    send_lpb(d.slot, cause);
+}
+
+// An initialization completed: the waiting LPBs whose ports now have an AL_PA are sent, each in a
+// delta cycle of its own (not from inside the port's state change that ended the initialization).
+// A port the initialization left without one (non-participating) stays addressable by none.
+void Loop::send_waiting_lpbs()
+{
+    for (auto& [slot, w] : lpb_waiting_)
+        if (slots_.al_pa(slot) && !bypass_timers_.is_running(w.sent))
+            w.sent = bypass_timers_.start(sc_core::SC_ZERO_TIME, {slot, true});
+}
+
 // LPB and LPE act on the circuits at once (docs/loop_init.md, "Simplifications"), and the controller
 // then initializes the loop (LIP(F7,x)); its LIP is started first, so that what the new links carry
-// stops at it.
+// stops at it. The controller addresses LPB(y,x) by the port's AL_PA: to a port that has none yet (put
+// into its slot, its initialization not complete) it is sent once the initialization gives it one.
 void Loop::bypass_port(std::size_t i, const std::string& cause)
+{
+    check_slot(i, "bypass_port");
+    if (lpb_waiting(i)) throw std::logic_error("Loop::bypass_port: slot " + std::to_string(i) + " has an LPB waiting already");
+    if (slots_.state(i) == State::Inserted && !slots_.al_pa(i)) {
+        lpb_waiting_[i] = WaitingLpb{cause, {}};
+        return;
+    }
+    send_lpb(i, cause);
+}
+
+void Loop::send_lpb(std::size_t i, const std::string& cause)
 {
     const phy::OrderedSet lpb = controller_sequence(i, true, "bypass_port");
     const sc_time now = sc_time_stamp();
@@ -209,6 +246,13 @@ void Loop::bypass_port(std::size_t i, const std::string& cause)
 
 void Loop::enable_port(std::size_t i, const std::string& cause)
 {
+    check_slot(i, "enable_port");
+    if (const auto w = lpb_waiting_.find(i); w != lpb_waiting_.end()) {
+        // The LPB was never sent: the port is still in the loop, and nothing changes on it.
+        bypass_timers_.cancel(w->second.sent);
+        lpb_waiting_.erase(w);
+        return;
+    }
     const phy::OrderedSet lpe = controller_sequence(i, false, "enable_port");
     start_lip(0, cause);
     for (std::size_t c : slots_.apply(lpe)) put_back(c);

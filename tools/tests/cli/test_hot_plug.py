@@ -106,6 +106,41 @@ def test_hot_plug_at_light_load(fcal_sim, tmp_path, events, states):
     assert res["sim_time_s"] * 1e6 > res["loop_init"][-1]["start_us"] + res["loop_init"][-1]["duration_us"]
 
 
+# A bypass at the insert's own time: the inserted port has no AL_PA until the initialization it starts
+# completes, so the controller's LPB waits for that and is then sent (docs/faults.md, "Scheduled events").
+PULLED_AND_PUT_BACK = event(0, 1, "remove", 1) + event(1, 2.1, "insert", 1) + event(2, 2.1, "bypass", 1)
+
+
+@pytest.mark.parametrize("enable_ms, state, causes", [
+    (None, "bypassed", ["event.0: remove disk 1", "event.1: insert disk 1", "event.2: bypass disk 1"]),
+    (4, "present", ["event.0: remove disk 1", "event.1: insert disk 1", "event.2: bypass disk 1",
+                    "event.3: enable disk 1"]),
+    # Enabled before the LPB could be sent: it is never sent, and the port never leaves.
+    (2.1, "present", ["event.0: remove disk 1", "event.1: insert disk 1"]),
+], ids=["bypass", "bypass-enable", "enable-at-once"])
+def test_a_bypass_of_a_port_with_no_al_pa_yet_waits_for_its_initialization(fcal_sim, tmp_path, enable_ms, state,
+                                                                           causes):
+    events = PULLED_AND_PUT_BACK + (event(3, enable_ms, "enable", 1) if enable_ms is not None else [])
+    res = run(fcal_sim, tmp_path, *LIGHT, *events)
+    assert balanced(res) and res["outstanding_ios"] == 0, "the I/O account"
+    assert failed_disks(res) <= {1}, res["failures"]
+    assert [d["state"] for d in res["disks"]] == ["present", state, "present", "present"]
+    inits = res["loop_init"]
+    assert [i["cause"] for i in inits] == causes and all(i["complete"] for i in inits)
+    ports = [[a["port"] for a in i["al_pas"]] for i in inits]
+    assert "disk1" not in ports[0] and "disk1" in ports[1], "pulled out, then put back"
+    if len(inits) > 2:
+        # The LPB went out the moment the insert's initialization gave the port its AL_PA, and the loop
+        # initialized without it.
+        insert, lpb = inits[1], inits[2]
+        assert lpb["start_us"] == pytest.approx(insert["start_us"] + insert["duration_us"], abs=1e-6)
+        assert "disk1" not in ports[2]
+    if len(inits) > 3:
+        assert inits[3]["start_us"] == pytest.approx(4000) and "disk1" in ports[3], "LPE brought it back"
+    # The window (warm-up after the events at 200 I/Os per second) holds disk 1's I/Os once it is back.
+    assert (res["disks"][1]["ios"] > 0) == (state == "present")
+
+
 def test_a_failed_disk_is_replaced_and_gets_io_again(fcal_sim, tmp_path):
     replace = event(0, 3, "fail", 1) + event(1, 6, "remove", 1) + event(2, 9, "insert", 1)
     runs = [run(fcal_sim, tmp_path, *replace, name=n) for n in ("a.json", "b.json")]
@@ -216,3 +251,4 @@ def test_without_auto_bypass_every_io_fails_after_its_retries(fcal_sim, tmp_path
 ])
 def test_bad_hot_plug_events_are_refused(fcal_sim, needle, what, args):
     expect_refused(fcal_sim(*LOADED, *args), needle, what)
+
