@@ -229,6 +229,9 @@ RunController::Outcome RunController::outcome(const RunResult& result, const nlo
     switch (result.end) {
     case RunEnd::RtlError: return {exit_code::kRtlError, result.diagnosis};
     case RunEnd::Deadlock:
+        // (With none outstanding the workload stopped issuing early: a bug, said as it is.)
+        if (results["outstanding_ios"].get<std::uint64_t>() == 0)
+            return {exit_code::kDeadlock, "deadlock: the workload issues no more I/Os before its end and nothing is left to happen\n" + result.diagnosis};
         return {exit_code::kDeadlock, "deadlock: I/Os are outstanding and nothing is left to happen\n" + result.diagnosis};
     case RunEnd::TimeLimit:
         return {exit_code::kTimeLimit, "sim.time_limit_s reached before all I/Os completed\n" + result.diagnosis};

@@ -252,3 +252,21 @@ def test_without_auto_bypass_every_io_fails_after_its_retries(fcal_sim, tmp_path
 def test_bad_hot_plug_events_are_refused(fcal_sim, needle, what, args):
     expect_refused(fcal_sim(*LOADED, *args), needle, what)
 
+
+def test_an_open_workload_issues_again_when_its_only_disk_comes_back(fcal_sim, tmp_path):
+    # The disk is gone from 100 ms to 105.1 ms with I/Os still queued for it, so the run has not ended
+    # when it is back: the arrivals, stopped with every disk gone, start again and the run completes its
+    # 2 x warm-up + measured I/Os (it used to idle to the time limit and call itself a deadlock).
+    warmup, measured = 10, 1
+    r = fcal_sim(*sets("disk.count=1", "workload.type=open", "workload.rate_iops=200", "disk.model=zoned",
+                       "loop.bypass_detect_us=5000", "sim.time_limit_s=1", f"workload.warmup_ios={warmup}",
+                       f"workload.measured_ios={measured}", "workload.queue_depth=1"),
+                 *event(0, 100, "remove", 0), *event(1, 105.1, "insert", 0),
+                 "--quiet", "--no-progress", "--stats-json", tmp_path / "r.json")
+    assert r.code == 0, f"exit {r.code}: {r.err}"
+    res = load_results(tmp_path / "r.json")["results"]
+    assert res["run_end"] == "completed" and res["sim_time_s"] < 1
+    assert balanced(res) and res["outstanding_ios"] == 0
+    assert res["completed_ios"] + res["failed_ios"] == 2 * warmup + measured
+    assert [d["state"] for d in res["disks"]] == ["present"]
+    assert [i["cause"] for i in res["loop_init"]] == ["event.0: remove disk 0", "event.1: insert disk 0"]
