@@ -151,6 +151,8 @@ def test_only_the_ports_asked_for_are_traced_with_the_same_changes(fcal_sim, tmp
     # Simulated time is whole picoseconds: 0.1 and 0.2 ps are both 0 ps, 1 000 000.1 and .2 ps both 1 000 000 ps.
     (["--vcd-window", "0.0000001:0.0000002"], "--vcd-window: '0.0000001:0.0000002': START_US and END_US round to the same time"),
     (["--vcd-window", "1.0000001:1.0000002"], "--vcd-window: '1.0000001:1.0000002': START_US and END_US round to the same time"),
+    # 3 ps and 3.5 ps: 3.5e-6 us in ps is 3.4999... in floating point, which the filter rounds to 3.
+    (["--vcd-window", "0.000003:0.0000035"], "--vcd-window: '0.000003:0.0000035': START_US and END_US round to the same time"),
     (["--vcd-rtl-pins"], "--vcd-rtl-pins: there is no RTL VCD (cmdf.impl is not rtl)"),
 ])
 def test_bad_narrowing_is_refused_in_one_line(fcal_sim, tmp_path, args, message):

@@ -338,7 +338,8 @@ void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loo
             timers_.start(delays_.task_set_full_retry, Deadline{Deadline::Kind::Retry, 0, 0, epoch_});
             break;
         }
-        if (a.exchange->spec().direction == fcp::DataDirection::Write && dma_.has_jobs_of(serial)) {
+        if (a.exchange->spec().direction == fcp::DataDirection::Write && f.response.status == fcp::ScsiStatus::CheckCondition &&
+            dma_.has_jobs_of(serial)) {
             // The target ended the write before its burst was all sent (its drive failed): the
             // exchange is complete, the rest of the burst never goes.
             stop_sending(ox_id);

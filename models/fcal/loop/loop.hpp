@@ -169,6 +169,7 @@ private:
     phy::OrderedSet controller_sequence(std::size_t i, bool bypass, const char* what) const;
     void send_lpb(std::size_t i, const std::string& cause);
     void send_waiting_lpbs();
+    void drop_waiting_lpb(std::size_t i);
     // A deadline of the enclosure's timer: the bypass of a slot closes, or a waiting LPB is sent.
     struct SlotDeadline {
         std::size_t slot = 0;

@@ -149,7 +149,7 @@ void Loop::remove_port(std::size_t i, const std::string& cause)
     if (s == State::Empty || (s == State::Broken && !slots_.present(i)))
         throw std::logic_error("Loop::remove_port: " + slot_text(i, slots_) + ": no port to pull out");
     slots_.remove(i);
-    lpb_waiting_.erase(i);  // (the test benches' calls: scheduled events cannot pull a bypassed disk)
+    drop_waiting_lpb(i);  // (the test benches' calls: scheduled events cannot pull a bypassed disk)
     if (s == State::Inserted) {
         take_out(i, cause, true);
     } else if (s == State::Broken && !auto_bypass_) {
@@ -165,7 +165,7 @@ void Loop::fail_port(std::size_t i, const std::string& cause)
     if (s != State::Inserted && s != State::Bypassed)
         throw std::logic_error("Loop::fail_port: " + slot_text(i, slots_) + ": no working port in it");
     slots_.fail(i);
-    lpb_waiting_.erase(i);
+    drop_waiting_lpb(i);
     if (s == State::Inserted) take_out(i, cause, auto_bypass_);
 }
 
@@ -192,6 +192,16 @@ phy::OrderedSet Loop::controller_sequence(std::size_t i, bool bypass, const char
     const auto x = slots_.al_pa(0);
     if (!y || !x) throw std::logic_error(std::string("Loop::") + what + ": port " + std::to_string(i) + " or the controller has no AL_PA");
     return bypass ? phy::OrderedSet::lpb(*y, *x) : phy::OrderedSet::lpe(*y, *x);
+}
+
+// A waiting LPB that will not be sent: its deadline too, if it has one (a later LPB to the slot
+// must not be sent by it).
+void Loop::drop_waiting_lpb(std::size_t i)
+{
+    const auto w = lpb_waiting_.find(i);
+    if (w == lpb_waiting_.end()) return;
+    bypass_timers_.cancel(w->second.sent);
+    lpb_waiting_.erase(w);
 }
 
 void Loop::slot_deadline(SlotDeadline& d)
@@ -247,10 +257,9 @@ void Loop::send_lpb(std::size_t i, const std::string& cause)
 void Loop::enable_port(std::size_t i, const std::string& cause)
 {
     check_slot(i, "enable_port");
-    if (const auto w = lpb_waiting_.find(i); w != lpb_waiting_.end()) {
+    if (lpb_waiting(i)) {
         // The LPB was never sent: the port is still in the loop, and nothing changes on it.
-        bypass_timers_.cancel(w->second.sent);
-        lpb_waiting_.erase(w);
+        drop_waiting_lpb(i);
         return;
     }
     const phy::OrderedSet lpe = controller_sequence(i, false, "enable_port");

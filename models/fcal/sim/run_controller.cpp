@@ -239,8 +239,8 @@ RunController::Outcome RunController::outcome(const RunResult& result, const nlo
     case RunEnd::Completed: break;
     }
     // Failed I/Os end the run like completed ones (exit 0), but not silently. Not every one was
-    // retried (a failed drive's, a failed volume's fail at once): each failure's reason says so when
-    // it was ("given up after N retries").
+    // retried (a failed drive's, a failed volume's fail at once), so the line claims no retries; a
+    // reason given up on after its retries says so ("given up after N retries").
     const auto failed = results["failed_ios"].get<std::uint64_t>();
     if (failed == 0) return {};
     return {exit_code::kCompleted, std::to_string(failed) + " I/Os failed; the first: " + results["failures"][0].get<std::string>() + "\n"};

@@ -39,6 +39,10 @@ double timescale_seconds(const std::string& text)
     return 0;
 }
 
+// A time in microseconds as a count of `unit_s` (the VCD's time unit, the kernel's resolution): the
+// one conversion, so that the window checked is the window filtered.
+std::uint64_t in_units(double us, double unit_s) { return static_cast<std::uint64_t>(std::llround(us * 1e-6 / unit_s)); }
+
 // One VCD token stream, whitespace separated (the format's own rule).
 class Tokens {
 public:
@@ -74,8 +78,7 @@ VcdWindow VcdWindow::parse(const std::string& option, const std::string& text)
     // Simulated time, and so the VCD's time stamps, is whole steps of SystemC's resolution (1 ps):
     // ends that round to the same step leave no window.
     const sc_core::sc_time step = sc_core::sc_get_time_resolution();
-    const double step_us = step.to_seconds() * 1e6;
-    if (std::round(w.start_us_ / step_us) == std::round(w.end_us_ / step_us))
+    if (in_units(w.start_us_, step.to_seconds()) == in_units(w.end_us_, step.to_seconds()))
         throw ConfigError(option + ": '" + escape_controls(text) + "': START_US and END_US round to the same time (simulated time is in steps of " +
                           step.to_string() + ")");
     return w;
@@ -109,8 +112,7 @@ std::string VcdWindow::filter(std::istream& in, std::ostream& out) const
         if (t == "$enddefinitions") break;
     }
     if (unit_s <= 0) return "no $timescale this filter understands";
-    const auto units = [&](double us) { return static_cast<std::uint64_t>(std::llround(us * 1e-6 / unit_s)); };
-    const std::uint64_t start = units(start_us_), end = units(end_us_);
+    const std::uint64_t start = in_units(start_us_, unit_s), end = in_units(end_us_, unit_s);
 
     // Values: "1", "b0101", "r2.5"... per signal; empty until the file gives one.
     std::vector<std::string> value(ids.size());
