@@ -239,11 +239,11 @@ void Disk::start_next()
     const sc_time positioning(p.before_media_s(), SC_SEC);
     if (streaming_) {
         step_bytes_ = 0;  // positioning first
-        done_event_.notify(start - now + positioning);
+        arm_actuator(start - now + positioning);
         return;
     }
     service_ = positioning + sc_time(current_.same_blocks > 0 ? media_s : static_cast<double>(current_.bytes) / media_rate_, SC_SEC);
-    done_event_.notify(start - now + service_);
+    arm_actuator(start - now + service_);
 }
 
 // max_concurrent > 1 (fixed model, FCFS): every free place takes the oldest eligible command into its
@@ -293,8 +293,19 @@ void Disk::end_busy_if_idle()
     if (sc_time_stamp() > started_) stats_.busy_time += sc_time_stamp() - started_;
 }
 
+void Disk::arm_actuator(const sc_time& delay)
+{
+    actuator_due_ = sc_time_stamp() + delay;
+    done_event_.notify(delay);
+}
+
 void Disk::actuator_event()
 {
+    // A wake that is not the actuator's current operation ending: the operation it was for was
+    // aborted in the very instant it ended, after its notification had been triggered (cancel() then
+    // comes too late), and the actuator is idle, paused or busy with a later one (docs/disk.md,
+    // "The TLM-2.0 protocol": that end is ignored).
+    if (!busy_ || paused_ || sc_time_stamp() < actuator_due_) return;
     if (!streaming_)
         service_done();
     else if (step_bytes_ == 0)
@@ -343,7 +354,7 @@ void Disk::schedule_step()
         if (behind > 0) resync = sc_time(r - behind, SC_SEC);
     }
     paused_ = false;
-    done_event_.notify(resync + sc_time(step / media_rate_, SC_SEC));
+    arm_actuator(resync + sc_time(step / media_rate_, SC_SEC));
 }
 
 void Disk::media_step()

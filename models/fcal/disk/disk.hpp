@@ -150,6 +150,7 @@ private:
     void transfer_done(std::uint64_t service);
     void end_busy_if_idle();
     void actuator_event();      // SC_METHOD on done_event_
+    void arm_actuator(const sc_core::sc_time& delay);  // the operation under way ends after `delay`
     void service_done();
     void media_step();
     void schedule_step();
@@ -180,6 +181,7 @@ private:
     sc_core::sc_time paused_at_;
     bool streaming_ = false;
     sc_core::sc_event done_event_;
+    sc_core::sc_time actuator_due_;  // when the operation under way ends
     kernel::Timers<Deferred> timers_;
     DiskNotifier notifier_;  // the backward path
 };

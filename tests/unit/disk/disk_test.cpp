@@ -328,6 +328,72 @@ TEST_CASE("Disk abort stops the command in service and drops a queued one", "[di
     REQUIRE(bench.disk.stats().busy_time == sc_time(1, SC_MS) + kService64k);
 }
 
+namespace {
+
+// Runs `act` in the evaluation phase of the instant its event is notified for: the same instant as
+// another process's timed notification, before or after that process.
+struct AtInstant : sc_core::sc_module {
+    SC_HAS_PROCESS(AtInstant);
+    sc_core::sc_event when;
+    std::function<void()> act;
+    explicit AtInstant(sc_core::sc_module_name name) : sc_module(name)
+    {
+        SC_METHOD(run);
+        sensitive << when;
+        dont_initialize();
+    }
+    void run() { act(); }
+};
+
+// The abort of the read in service comes in the instant its service ends, once the end's notification
+// has been triggered (too late to cancel) but before the actuator's process ran: that wake is stale.
+// `another`: a second read is queued, and starts when the first is abandoned.
+void abort_as_service_ends(bool another)
+{
+    Bench bench("bench", baseline());
+    AtInstant at("at");
+    bool aborted_first = false;
+    at.act = [&] {
+        aborted_first = bench.ready.count(1) == 0;
+        REQUIRE(bench.abort(1) == tlm::TLM_OK_RESPONSE);
+    };
+    sc_start(SC_ZERO_TIME);
+    at.when.notify(kService64k);
+    REQUIRE(bench.accepted(true, 65536, 1));
+    if (another) REQUIRE(bench.accepted(true, 65536, 2));
+    sc_start(20, SC_MS);
+    // The case to check: the abort ran before the actuator's process in that instant.
+    REQUIRE(aborted_first);
+    REQUIRE(bench.ready.count(1) == 0);
+    REQUIRE(bench.disk.stats().commands_aborted == 1);
+    REQUIRE(bench.disk.queued() == 0);
+    if (another) {
+        // Read 2 takes its whole service from the abort on.
+        REQUIRE(bench.ready.at(2) == kService64k + kService64k);
+        REQUIRE(bench.disk.stats().commands_served == 1);
+        REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 2, 0, 65536) == tlm::TLM_OK_RESPONSE);
+        return;
+    }
+    REQUIRE(bench.ready.empty());
+    REQUIRE(bench.disk.stats().commands_served == 0);
+    // The disk is idle and takes the next command.
+    REQUIRE(bench.accepted(true, 65536, 3));
+    sc_start(20, SC_MS);
+    REQUIRE(bench.ready.at(3) == sc_time(20, SC_MS) + kService64k);
+}
+
+}  // namespace
+
+TEST_CASE("Disk abort in the instant the read in service ends; nothing queued", "[disk][recovery]")
+{
+    abort_as_service_ends(false);
+}
+
+TEST_CASE("Disk abort in the instant the read in service ends; the next read starts", "[disk][recovery]")
+{
+    abort_as_service_ends(true);
+}
+
 TEST_CASE("Disk abort after a read is done drops its data; an unknown tag is no error", "[disk][recovery]")
 {
     Bench bench("bench", baseline());
