@@ -172,9 +172,18 @@ nlohmann::json RunController::results() const
     // (docs/controller.md, "Degraded mode and rebuild").
     if (const controller::VolumeController* volume = system_.volume()) volume->report(j["volume"]);
     // Each disk's state, and the events fired, only in runs with scheduled events (docs/faults.md, "Scheduled events").
+    // A bypass still waiting for an initialization that gives the port an AL_PA (docs/faults.md,
+    // "Scheduled events"): the loops it waits on.
     if (!system_.events().empty())
-        for (std::size_t d = 0; d < system_.config().disk_count; ++d)
+        for (std::size_t d = 0; d < system_.config().disk_count; ++d) {
             j["disks"][d]["state"] = to_string(system_.disk_state(static_cast<unsigned>(d)));
+            nlohmann::json waiting = nlohmann::json::array();
+            for (std::size_t l = 0; l < system_.loop_count(); ++l) {
+                loop::Loop& loop = system_.loop(l);
+                if (loop.lpb_waiting(StorageSystem::port_index(loop, system_.disk_al_pas().at(d)))) waiting.push_back(l);
+            }
+            if (!waiting.empty()) j["disks"][d]["lpb_waiting_on_loops"] = waiting;
+        }
     // RTL-only counters: everything else is the same whichever implementation ran.
     if (const cosim::LockstepTransmitQueue* lockstep = system_.lockstep_queue())
         lockstep->report(j["rtl"]);

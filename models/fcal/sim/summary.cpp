@@ -111,6 +111,14 @@ void print_summary(const SimConfig& c, const nlohmann::json& echo, const nlohman
     if (count(r["aborts"]) > 0 || count(r["failed_ios"]) > 0)
         std::printf("  recovery           %llu exchanges aborted, %llu retries, %llu I/Os failed, %llu late frames dropped\n",
                     count(r["aborts"]), count(r["retries"]), count(r["failed_ios"]), count(r["late_frames"]));
+    // A bypass that never went: its port got no AL_PA before the run ended (docs/faults.md, "Scheduled events").
+    for (const auto& d : r["disks"]) {
+        if (!d.contains("lpb_waiting_on_loops")) continue;
+        std::string loops;
+        for (const auto& l : d["lpb_waiting_on_loops"]) loops += (loops.empty() ? "" : " and ") + std::to_string(count(l));
+        std::printf("  bypass waiting     disk %llu: its LPB still waits on loop %s for an initialization that gives the port an AL_PA\n",
+                    count(d["disk"]), loops.c_str());
+    }
     // Two loops (docs/host.md, "Dual loops and multipath"): each one's share, and the failovers.
     if (r["loops"].size() > 1) {
         for (const auto& l : r["loops"])

@@ -141,6 +141,28 @@ def test_a_bypass_of_a_port_with_no_al_pa_yet_waits_for_its_initialization(fcal_
     assert (res["disks"][1]["ios"] > 0) == (state == "present")
 
 
+def test_a_bypass_still_waiting_at_the_end_is_reported(fcal_sim, tmp_path):
+    """Loop 1 is cut before disk 1 is put back, so its port there never gets an AL_PA and the bypass waits
+    on loop 1 to the end of the run (on loop 0 it went): the results and the summary say so."""
+    args = sets("loop.count=2", "loop.bypass_detect_us=1000") + event(0, 1, "remove", 1) + \
+        sets("event.1.at_ms=1.5", "event.1.kind=loop_fail", "event.1.loop=1") + event(2, 2.1, "insert", 1) + \
+        event(3, 3, "bypass", 1)
+    r = fcal_sim(*LOADED, *args, "--stats-json", tmp_path / "r.json")
+    assert r.code == 0, f"exit {r.code}: {r.err}"
+    res = load_results(tmp_path / "r.json")["results"]
+    assert balanced(res) and res["outstanding_ios"] == 0
+    assert [d["state"] for d in res["disks"]] == ["present", "bypassed", "present", "present"]
+    assert [d.get("lpb_waiting_on_loops") for d in res["disks"]] == [None, [1], None, None]
+    assert [l["state"] for l in res["loops"]] == ["up", "down"]
+    # On loop 0 the LPB went: its last initialization is without disk 1.
+    on_loop_0 = [i for i in res["loop_init"] if i["loop"] == 0]
+    assert on_loop_0[-1]["cause"] == "event.3: bypass disk 1" and on_loop_0[-1]["complete"]
+    assert "disk1" not in [a["port"] for a in on_loop_0[-1]["al_pas"]]
+    summary = fcal_sim(*[a for a in LOADED if a != "--quiet"], *args)
+    assert summary.code == 0
+    assert "bypass waiting     disk 1: its LPB still waits on loop 1 for an initialization" in summary.out
+
+
 def test_a_failed_disk_is_replaced_and_gets_io_again(fcal_sim, tmp_path):
     replace = event(0, 3, "fail", 1) + event(1, 6, "remove", 1) + event(2, 9, "insert", 1)
     runs = [run(fcal_sim, tmp_path, *replace, name=n) for n in ("a.json", "b.json")]
