@@ -35,6 +35,11 @@ void LPort::splice_to(LPort& to, const sc_time& hop, const sc_time& now)
     next_ = &to;
     hop_delay_ = hop;
     to.upstream_ = this;
+    // A port put back between `to` and its upstream port until now takes what was on its way from
+    // there and had not reached the slot yet: what arrives at `to` later than this port's first word
+    // would (otherwise `to` would receive that word before earlier-sent ones, out of order). A link
+    // that gets longer (a port out of the loop) drops nothing.
+    to.truncate_after(now + hop);
     // Nothing it passed on is on its way any more (cut_output came first): the new link starts with
     // what it transmits now, a change unless it is the fill word `to` received until then.
     const Word& w = last_sent();

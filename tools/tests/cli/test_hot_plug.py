@@ -163,6 +163,28 @@ def test_a_bypass_still_waiting_at_the_end_is_reported(fcal_sim, tmp_path):
     assert "bypass waiting     disk 1: its LPB still waits on loop 1 for an initialization" in summary.out
 
 
+def test_two_disks_put_back_in_one_instant_side_by_side(fcal_sim, tmp_path):
+    """Disks 1 and 2 pulled, then put back in one instant, disk 2 first: the controller's word, spliced to disk 2
+    by the first insert, was still on its way there through slot 1 when disk 1 was put into that slot, and disk 2
+    then had disk 1's first word to take before it, out of order; it woke for it again and again without
+    taking it ("livelock" on the fast path, exit 5). A port put back takes what had not yet reached its slot
+    (docs/loop_init.md, "Port bypass circuits"). Traced (the full path) and untraced the same results."""
+    args = ["--quiet", *sets("disk.count=3", "loop.bypass_detect_us=50", "workload.measured_ios=1",
+                             "workload.queue_depth=1"), *event(0, 0.8, "bypass", 0), *event(1, 1, "remove", 2),
+            *event(2, 2, "remove", 1), *event(3, 2.16, "insert", 2), *event(4, 2.16, "insert", 1)]
+    outs = []
+    for name, extra in (("fast.json", []), ("traced.json", ["--trace", str(tmp_path / "t.trace")])):
+        r = fcal_sim(*args, *extra, "--stats-json", tmp_path / name)
+        assert r.code == 0, f"{name}: exit {r.code}: {r.err[-1500:]}"
+        outs.append(load_results(tmp_path / name, drop=("wall_time_s", "kernel"))["results"])
+    fast, traced = outs
+    assert fast == traced, "the fast path and the full path differ"
+    assert balanced(fast) and fast["outstanding_ios"] == 0
+    assert [d["state"] for d in fast["disks"]] == ["bypassed", "present", "present"]
+    last = fast["loop_init"][-1]
+    assert last["complete"] and {"disk1", "disk2"} <= {a["port"] for a in last["al_pas"]}
+
+
 def test_a_failed_disk_is_replaced_and_gets_io_again(fcal_sim, tmp_path):
     replace = event(0, 3, "fail", 1) + event(1, 6, "remove", 1) + event(2, 9, "insert", 1)
     runs = [run(fcal_sim, tmp_path, *replace, name=n) for n in ("a.json", "b.json")]
