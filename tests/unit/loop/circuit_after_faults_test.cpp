@@ -2,7 +2,10 @@
 // - a frame on its way through a slot when it is bypassed reaches its destination at most once: what
 //   follows of a word the port upstream of the slot was sending when the ring was rewired has no
 //   start, and the port downstream must not be handed that word again (splicing); it was, whole, and
-//   on the fast path its destination took it a second time.
+//   on the fast path its destination took it a second time;
+// - an opener that closed before its own OPN came back (Command-First preemption: frames left for the
+//   peer) takes the OPN, back in XMITTED_CLOSE, for what it is: its destination is absent. It took it for
+//   another port's ("received OPN while in a circuit").
 // Any SystemC error fails the test (the test main), so each checks the loop's protocol checks too.
 #include <catch2/catch.hpp>
 
@@ -57,6 +60,18 @@ struct Receiver : test::Endpoint {
     unsigned taken_again = 0;
 };
 
+// Sends what the opener has queued for another destination first: while OPEN, it closes at once when
+// a frame for another port waits (as the controller's Command-First queue does for a command).
+class PreemptingQueue : public loop::FifoTransmitQueue {
+public:
+    bool preempt(phy::AlPa open_peer) const override
+    {
+        for (std::size_t i = 0; const loop::OutgoingFrame* f = in_order(i); ++i)
+            if (f->frame->destination != open_peer) return true;
+        return false;
+    }
+};
+
 }  // namespace
 
 TEST_CASE("A frame passing a slot as it is bypassed reaches its destination at most once", "[loop][bypass]")
@@ -82,4 +97,26 @@ TEST_CASE("A frame passing a slot as it is bypassed reaches its destination at m
     CHECK(receiver.received.size() <= 50);
     CHECK(receiver.received.size() >= 50 - 2);
     CHECK(l.port(0).transmit_queue().empty());
+}
+
+TEST_CASE("An opener that closed before its OPN came back finds its destination absent when it does", "[loop][bypass]")
+{
+    // Port 1 is pulled and the loop initializes without it. Port 0 then has a frame for port 1 and one
+    // for port 2: it opens port 1 (the oldest frame), closes at once for port 2's (preemption), and
+    // its OPN comes back in XMITTED_CLOSE, its CLS behind it.
+    loop::Loop l("loop", ring({0x01, 0xE8, 0xE4, 0xE2}));
+    l.port(0).set_transmit_queue(std::make_unique<PreemptingQueue>());
+    test::Endpoint opener(l.port(0)), gone(l.port(1)), other(l.port(2));
+    l.remove_port(1, "pull port 1");
+    run_until_initialized(l, 1);
+    opener.send(0xE8, 1);
+    opener.send(0xE4, 1);
+    sc_core::sc_start(sc_time(100, SC_US));
+    // The frame for the absent port is discarded, the other goes out on the next circuit.
+    CHECK(opener.entered(loop::LpsmState::XmittedClose) > 0);
+    CHECK(gone.received.empty());
+    CHECK(other.received.size() == 1);
+    CHECK(l.port(0).stats().frames_discarded == 1);
+    CHECK(l.port(0).transmit_queue().empty());
+    CHECK(l.port(0).state() == loop::LpsmState::Monitoring);
 }
