@@ -1,5 +1,5 @@
 """fcal-sim: circuits around a port that leaves the loop (docs/loop_init.md, "Port bypass circuits"; docs/faults.md,
-"Scheduled events"). Two runs that ended on an internal error (exit 5) from the loop's protocol checks.
+"Scheduled events"). Runs that ended on an internal error (exit 5) from the loop's protocol checks.
 
 - A `bypass` while a frame passes the slot. The ring is rewired in the instant of the LPB: the port upstream of
   the slot transmits to the one downstream from then on. It was in the middle of repeating a frame of the
@@ -8,6 +8,9 @@
   destination took it a second time, without credit ("received a frame without credit"). Only on the fast path:
   traced, the port downstream took the copy for the frame it was still repeating. What follows of a frame or
   primitive signal cut by the switch has no start, nothing a receiver recognises: the word is lost (splicing).
+  The same with an OPN: at the `enable` of disk 0, the controller, upstream of its slot, was in the middle of the
+  word of an OPN to disk 2, which that OPN had already reached through the bypass; handed on again through disk 0,
+  it opened disk 2 a second time ("received OPN while in a circuit" at the disk).
 - A Command-First close before the own OPN is back. Once the loop had initialized without a disk whose port had
   failed, the controller, with frames still queued for it, opened it and, a command for another disk queued, closed
   at once (preemption) with frames left for the absent disk. Its OPN, having found nobody, came back while it was in
@@ -15,8 +18,8 @@
   means its destination is absent in XMITTED_CLOSE as in OPEN: the frames for it are discarded, and the CLS behind
   the OPN ends the circuit.
 
-Each run must end by itself (exit 0) with the I/O account balanced; the first also with the same results traced
-(the full path) as untraced (the fast path, docs/loop.md)."""
+Each run must end by itself (exit 0) with the I/O account balanced; the first two also with the same results
+traced (the full path) as untraced (the fast path, docs/loop.md)."""
 from __future__ import annotations
 
 import re
@@ -27,6 +30,12 @@ from conftest import load_results, sets
 # bypassed at 4 ms while the controller sends a frame to disk 5 through its slot.
 BYPASS_WHILE_A_FRAME_PASSES = ["disk.count=8", "workload.read_fraction=0", "target.frame_proc_ns=10000",
                                "initiator.max_payload=1024", "event.0.at_ms=4", "event.0.kind=bypass", "event.0.disk=2"]
+# Disk 0 bypassed, then enabled in the word of the controller's OPN to disk 2.
+ENABLE_WHILE_AN_OPN_PASSES = ["disk.count=4", "workload.measured_ios=200", "initiator.exchange_timeout_ms=1",
+                              "initiator.abts_timeout_ms=1", "loop.bypass_detect_us=300", "workload.read_fraction=0",
+                              "workload.io_size=2048", "workload.queue_depth=8", "event.0.at_ms=4.368",
+                              "event.0.kind=bypass", "event.0.disk=0", "event.1.at_ms=9.558", "event.1.kind=enable",
+                              "event.1.disk=0"]
 # Disk 7 pulled, later the port of disk 2 fails; after the loop initialized without it the controller opens
 # disk 2 for frames it still holds for it, and closes at once for a command to another disk (Command-First).
 OWN_OPN_BACK_AFTER_CLOSE = ["disk.count=8", "workload.io_size=2048", "workload.queue_depth=8", "initiator.dma_mbs=2",
@@ -68,6 +77,15 @@ def test_a_bypass_while_a_frame_passes_the_slot(fcal_sim, tmp_path):
     (init,) = fast["loop_init"]
     assert init["complete"] and "disk2" not in [a["port"] for a in init["al_pas"]]
     assert all(d["ios"] > 0 for i, d in enumerate(fast["disks"]) if i != 2)
+
+
+def test_an_enable_while_an_opn_passes_the_slot(fcal_sim, tmp_path):
+    fast = results(fcal_sim, tmp_path, ENABLE_WHILE_AN_OPN_PASSES, name="fast.json")
+    full = results(fcal_sim, tmp_path, ENABLE_WHILE_AN_OPN_PASSES, "--trace", "/dev/null", name="full.json")
+    assert fast == full, "the fast path's results differ from the full path's"
+    assert fast["outstanding_ios"] == 0
+    assert [d["state"] for d in fast["disks"]] == ["present"] * 4
+    assert len(fast["loop_init"]) == 2 and all(i["complete"] for i in fast["loop_init"]), fast["loop_init"]
 
 
 def test_the_own_opn_back_after_a_preemptive_close(fcal_sim, tmp_path):
