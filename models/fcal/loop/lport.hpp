@@ -235,6 +235,7 @@ private:
     void withdraw_after(const sc_core::sc_time& t);
     void forward(const sc_core::sc_time& at, const Word& w, const Word& before);
     const Word& last_sent() const;
+    const Word& on_the_wire(const sc_core::sc_time& now, sc_core::sc_time& since) const;
     // Folding (docs/loop.md, "Fast path").
     void try_fold();
     void fold();

@@ -187,7 +187,9 @@ void Lpsm::receive(const Word& w)
         rx_ = hit(w) ? Rx::FrameForUsHit : Rx::FrameForUs;
         break;
     case WordKind::Opn:
-        if (state_ == LpsmState::Open && w.sender == cfg_.al_pa) {
+        if (w.sender == cfg_.al_pa && (state_ == LpsmState::Open || state_ == LpsmState::XmittedClose)) {
+            // Our own OPN came round, also after we closed (Command-First preemption sends CLS
+            // with frames left for the peer, before the OPN is back).
             destination_absent();
             break;
         }
@@ -200,14 +202,15 @@ void Lpsm::receive(const Word& w)
 // Our own OPN came back round: its destination is not on the loop (pulled out or bypassed;
 // docs/loop_init.md, "Port bypass circuits"). Its queued frames are discarded (the layer above
 // recovers them: FCP recovery, docs/faults.md) and the circuit closes, or the port would open it again
-// and again.
+// and again. In XMITTED_CLOSE it has closed already: its CLS, behind the OPN, comes back and ends
+// the circuit as usual.
 void Lpsm::destination_absent()
 {
     while (queue_->front_for(peer_)) {
         queue_->pop_for(peer_);
         observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
     }
-    ending_ = Ending::AlTimeOut;  // next() closes
+    if (state_ == LpsmState::Open) ending_ = Ending::AlTimeOut;  // next() closes
 }
 
 // A whole frame for us has arrived. One that fails its CRC is discarded: its buffer is free at

@@ -1,0 +1,122 @@
+// Circuits around a port that leaves the loop (docs/loop_init.md, "Port bypass circuits"):
+// - a frame on its way through a slot when it is bypassed reaches its destination at most once: what
+//   follows of a word the port upstream of the slot was sending when the ring was rewired has no
+//   start, and the port downstream must not be handed that word again (splicing); it was, whole, and
+//   on the fast path its destination took it a second time;
+// - an opener that closed before its own OPN came back (Command-First preemption: frames left for the
+//   peer) takes the OPN, back in XMITTED_CLOSE, for what it is: its destination is absent. It took it for
+//   another port's ("received OPN while in a circuit").
+// Any SystemC error fails the test (the test main), so each checks the loop's protocol checks too.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "loop_fixture.hpp"
+
+using namespace fcal;
+using sc_core::SC_NS;
+using sc_core::SC_US;
+using sc_core::sc_time;
+
+namespace {
+
+// 2GFC, 2 m hops, 6 words of port delay; ports with loop initialization's names and processing time,
+// so that an LPB, which addresses a port by its AL_PA, follows an initialization at the start.
+loop::LoopConfig ring(const std::vector<phy::AlPa>& al_pas)
+{
+    loop::LoopConfig cfg;
+    cfg.rate = phy::LineRate::G2;
+    cfg.port_delay_words = 6;
+    cfg.propagation_ns_per_m = 5.0;
+    cfg.hop_m = {2.0};
+    cfg.bypass_detect_s = 50e-6;
+    for (unsigned i = 0; i < al_pas.size(); ++i) {
+        loop::LoopNode n = test::active_node(al_pas[i]);
+        n.port.init.port_name = loop::default_port_name(i);
+        n.port.init_frame_processing_s = 1e-6;
+        cfg.nodes.push_back(n);
+    }
+    return cfg;
+}
+
+void run_until_initialized(loop::Loop& l, std::size_t inits)
+{
+    for (int i = 0; i < 1000 && !(l.initializations().size() == inits && !l.initializing()); ++i) sc_core::sc_start(sc_time(20, SC_US));
+    REQUIRE(l.initializations().size() == inits);
+    REQUIRE_FALSE(l.initializing());
+}
+
+// Records every frame it takes, to find one taken twice.
+struct Receiver : test::Endpoint {
+    using Endpoint::Endpoint;
+    void frame_received(std::shared_ptr<const loop::LoopFrame> f) override
+    {
+        if (!frames.insert(f.get()).second) ++taken_again;
+        kept.push_back(f);
+        Endpoint::frame_received(f);
+    }
+    std::set<const loop::LoopFrame*> frames;
+    std::vector<std::shared_ptr<const loop::LoopFrame>> kept;  // so that no address is reused
+    unsigned taken_again = 0;
+};
+
+// Sends what the opener has queued for another destination first: while OPEN, it closes at once when
+// a frame for another port waits (as the controller's Command-First queue does for a command).
+class PreemptingQueue : public loop::FifoTransmitQueue {
+public:
+    bool preempt(phy::AlPa open_peer) const override
+    {
+        for (std::size_t i = 0; const loop::OutgoingFrame* f = in_order(i); ++i)
+            if (f->frame->destination != open_peer) return true;
+        return false;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("A frame passing a slot as it is bypassed reaches its destination at most once", "[loop][bypass]")
+{
+    // Port 0 streams 2 KiB frames to port 4 through ports 1, 2 and 3; port 2 is bypassed while port 1
+    // repeats a frame whose start has reached port 3 through port 2 already.
+    loop::Loop l("loop", ring({0x01, 0xE8, 0xE4, 0xE2, 0xE1}));
+    test::Endpoint sender(l.port(0));
+    Receiver receiver(l.port(4));
+    l.start_lip(0, "power on");
+    run_until_initialized(l, 1);
+    sender.send(0xE1, 50);
+    while (receiver.received.size() < 3) sc_core::sc_start(sc_time(100, SC_NS));
+    // The next frame is 2 KiB (about 10 us): 3 us on, its start has passed port 3, its end not port 1.
+    sc_core::sc_start(sc_time(3, SC_US));
+    const std::size_t before = receiver.received.size();
+    l.bypass_port(2, "LPB with a frame in the slot");
+    run_until_initialized(l, 2);
+    sc_core::sc_start(sc_time(2, sc_core::SC_MS));
+    CHECK(receiver.taken_again == 0);
+    // The frame under way when the LIP ended the circuit may be lost; the rest went out afterwards.
+    CHECK(receiver.received.size() > before);
+    CHECK(receiver.received.size() <= 50);
+    CHECK(receiver.received.size() >= 50 - 2);
+    CHECK(l.port(0).transmit_queue().empty());
+}
+
+TEST_CASE("An opener that closed before its OPN came back finds its destination absent when it does", "[loop][bypass]")
+{
+    // Port 1 is pulled and the loop initializes without it. Port 0 then has a frame for port 1 and one
+    // for port 2: it opens port 1 (the oldest frame), closes at once for port 2's (preemption), and
+    // its OPN comes back in XMITTED_CLOSE, its CLS behind it.
+    loop::Loop l("loop", ring({0x01, 0xE8, 0xE4, 0xE2}));
+    l.port(0).set_transmit_queue(std::make_unique<PreemptingQueue>());
+    test::Endpoint opener(l.port(0)), gone(l.port(1)), other(l.port(2));
+    l.remove_port(1, "pull port 1");
+    run_until_initialized(l, 1);
+    opener.send(0xE8, 1);
+    opener.send(0xE4, 1);
+    sc_core::sc_start(sc_time(100, SC_US));
+    // The frame for the absent port is discarded, the other goes out on the next circuit.
+    CHECK(opener.entered(loop::LpsmState::XmittedClose) > 0);
+    CHECK(gone.received.empty());
+    CHECK(other.received.size() == 1);
+    CHECK(l.port(0).stats().frames_discarded == 1);
+    CHECK(l.port(0).transmit_queue().empty());
+    CHECK(l.port(0).state() == loop::LpsmState::Monitoring);
+}
