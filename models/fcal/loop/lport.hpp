@@ -292,6 +292,7 @@ private:
     void take_in_init(const EdgeLink::Change& c);
     void repeat_sequence(const sc_core::sc_time& limit, bool inclusive);
     void receive_init_word(const Word& w, const sc_core::sc_time& at);
+    void set_answer_at(const sc_core::sc_time& at);
     void after_init_step(const sc_core::sc_time& now);
     void end_minimum_lips(const sc_core::sc_time& now);
     void update_e_d_tov();

@@ -31,6 +31,9 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     // Its LIPs start when the word it sends now ends (the LPSM counts them from there).
     const sc_time now = kernel::now();
     lips_since_ = tx_own_ ? tx_end_ : now;
+    // Its own LIPs still arriving made it the originator at once (Lpsm::initialize() drops any
+    // earlier answer): its LISM waits for its minimum of LIPs, as for LIPs that come back later.
+    if (lpsm_.answer_pending()) set_answer_at(now);
     if (started) recall_passed_through(now);
     kick();
 }
@@ -68,6 +71,13 @@ void LPort::receive_init_word(const Word& w, const sc_time& at)
     frame_end_ = at;  // the EOF, if w completes a frame (frame_received()), as in run()
     lpsm_.receive(w);
     if (answering || !lpsm_.answer_pending()) return;
+    set_answer_at(at);
+}
+
+// The answer the LPSM has just given leaves no earlier than its delay after `at` and, from an
+// originator, than its minimum of LIPs.
+void LPort::set_answer_at(const sc_time& at)
+{
     answer_at_ = at + sc_time(lpsm_.answer_delay_s(), sc_core::SC_SEC);
     if (lpsm_.answer_min_lips() > 0) answer_at_ = std::max(answer_at_, lips_since_ + lpsm_.answer_min_lips() * word_);
 }
@@ -111,7 +121,9 @@ void LPort::e_d_tov_expired()
     if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_ || activity_.loop_open()) return;
     lpsm_.e_d_tov_expired();
     init_busy_ = true;
-    lips_since_ = tx_own_ ? tx_end_ : kernel::now();
+    const sc_time now = kernel::now();
+    lips_since_ = tx_own_ ? tx_end_ : now;
+    if (lpsm_.answer_pending()) set_answer_at(now);  // as in initialize()
     kick();
 }
 
