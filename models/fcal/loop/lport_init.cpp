@@ -26,6 +26,7 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     drop_deferred_frames_after(kernel::now());
     in_.stop_all_waiting();
     const bool started = !lpsm_.in_initialization();
+    if (!lpsm_.own_lips_out()) lips_out_since_.reset();  // its LIPs from now on (own_lip_sent())
     lpsm_.initialize(lip);
     init_busy_ = true;
     // Its LIPs start when the word it sends now ends (the LPSM counts them from there).
@@ -36,6 +37,38 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     if (lpsm_.answer_pending()) set_answer_at(now);
     if (started) recall_passed_through(now);
     kick();
+}
+
+// The port starts sending a LIP of its own (INITIALIZING). LIPs of its own that reach nobody cannot
+// come back (docs/loop_init.md, "Port bypass circuits": LIPs lost in the gap), and the LPSM must not
+// take a LIP like them that arrives for its own back: LIP(F7,F7) names no sender, and another port's (a
+// port just put into its slot, the one after a cut that initializes) would be removed by this port as
+// its own, its sender never seeing it back, which keeps the loop in initialization for ever. While the
+// loop is open (a slot open, the cable cut) the LIPs a port sends are lost in the gap; those it still
+// sends when the loop is whole again go round (loop_closed()).
+void LPort::own_lip_sent(const sc_time& now)
+{
+    if (downstream_ && !activity_.loop_open()) {
+        if (!lips_out_since_) lips_out_since_ = now;
+    } else if (!lips_out_since_) {
+        lpsm_.own_lips_lost();
+    }
+}
+
+// The loop opens at the output of `cut` (a port pulled out, failed, or the cable cut after it): LIPs of
+// its own whose first had not got past `cut` by now are lost in the gap with everything after them.
+void LPort::loop_cut_at(const LPort& cut, const sc_time& now)
+{
+    if (!lips_out_since_) return;
+    sc_time to_cut = sc_core::SC_ZERO_TIME;
+    for (const LPort* p = this; p != &cut;) {
+        to_cut += p->hop_delay_;
+        p = p->downstream_;
+        if (!p || p == this) return;
+    }
+    if (*lips_out_since_ + to_cut <= now) return;
+    lips_out_since_.reset();
+    lpsm_.own_lips_lost();
 }
 
 // A change the port processes while a primitive sequence or loop initialization concerns it.
@@ -119,6 +152,7 @@ void LPort::update_e_d_tov()
 void LPort::e_d_tov_expired()
 {
     if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_ || activity_.loop_open()) return;
+    if (!lpsm_.own_lips_out()) lips_out_since_.reset();
     lpsm_.e_d_tov_expired();
     init_busy_ = true;
     const sc_time now = kernel::now();
