@@ -352,3 +352,51 @@ TEST_CASE("A LIP started while the loop is broken joins the break's initializati
                       << (r.duration_s - expected) / kWordS << " words");
     CHECK(std::abs(r.duration_s - expected) <= kWordS);
 }
+
+TEST_CASE("LIPs lost in an open slot: a port put back while the loop initializes without it originates, and the loop comes up with it",
+          "[validation][loop_bypass]")
+{
+    // No initialization at the start: every port sends LIP(F7,F7), which names no sender
+    // (docs/loop_init.md, "Port bypass circuits": LIPs lost in the gap). Port 3 is pulled and, in the same
+    // instant, port 2, just before its slot, starts a LIP: its LIP(F7,F7) goes into the open slot, and it
+    // joins port 0's LIP(F8) as a repeater.
+    loop::Loop l("loop", ring());
+    sc_core::sc_start(sc_time(10, SC_US));
+    l.remove_port(3, "remove disk 3");
+    l.start_lip(2, "lip from port 2");
+    // The bypass closes and the three ports initialize; port 3 is put back in the middle of it and sends
+    // LIP(F7,F7). Port 2 must repeat it, not take it for its own LIPs back (which never come), so that it
+    // goes round to port 3, which originates.
+    sc_core::sc_start(sc_time(kDetectS, sc_core::SC_SEC) + sc_time(5, SC_US));
+    REQUIRE(l.initializing());
+    REQUIRE(l.slot_state(3) == State::Empty);
+    const double t1 = sc_core::sc_time_stamp().to_seconds();
+    l.insert_port(3, "insert disk 3");
+    run_until_initialized(l, 1);
+    const loop::LoopInitRecord& r = l.initializations().back();
+    CHECK(al_pas_of(r) == kAlPas);
+    // Up an initialization after the insert (4 ports: under 60 us), not after E_D_TOV (2 s).
+    CHECK(r.start_s + r.duration_s - t1 < 100e-6);
+}
+
+TEST_CASE("LIPs lost in a cut cable: the port after the cut that initializes originates once the cable is mended",
+          "[validation][loop_bypass]")
+{
+    // The controller (port 0) starts LIP(F7,F7) in the instant the cable after it is cut: its LIPs reach
+    // nobody. Port 1, after the cut, sends LIP(F8,E8) and then, for a LIP of its own, LIP(F7,F7); once the
+    // cable is mended the controller repeats it, and port 1 must see its LIPs back and originate.
+    loop::Loop l("loop", ring());
+    sc_core::sc_start(sc_time(10, SC_US));
+    l.start_lip(0, "lip from the controller");
+    l.cut_cable("cable cut");
+    sc_core::sc_start(sc_time(50, SC_US));
+    l.start_lip(1, "lip from port 1");
+    sc_core::sc_start(sc_time(100, SC_US));
+    REQUIRE(l.initializing());
+    const double t1 = sc_core::sc_time_stamp().to_seconds();
+    l.mend_cable();
+    run_until_initialized(l, 1);
+    const loop::LoopInitRecord& r = l.initializations().back();
+    CHECK(al_pas_of(r) == kAlPas);
+    CHECK(r.start_s + r.duration_s - t1 < 100e-6);
+}

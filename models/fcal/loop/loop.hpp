@@ -165,6 +165,7 @@ private:
     void put_back(std::size_t i);
     void bypass_closes(std::size_t& slot);
     void update_loop_open();
+    void cut_at(std::size_t c);
     void lose_signal(std::size_t d);
     phy::OrderedSet controller_sequence(std::size_t i, bool bypass, const char* what) const;
     void send_lpb(std::size_t i, const std::string& cause);

@@ -82,6 +82,7 @@ void Loop::take_out(std::size_t i, const std::string& cause, bool detect)
     const sc_time now = sc_time_stamp();
     open_record(cause);
     wake_all();
+    cut_at(i);
     update_loop_open();
     if (const std::size_t d = neighbour(i, true); d != i) lose_signal(d);
     ports_[i]->leave_ring(now);
@@ -111,6 +112,14 @@ void Loop::bypass_closes(std::size_t& slot)
     if (u != slot && slots_.in_loop(u)) reconnect(u);
 }
 
+// The loop opens at port c's output, every port awake: each port's LIPs that had not got past it are
+// lost (LPort::loop_cut_at).
+void Loop::cut_at(std::size_t c)
+{
+    const sc_time now = sc_time_stamp();
+    for (auto& p : ports_) p->loop_cut_at(*ports_[c], now);
+}
+
 // Nothing gets round: E_D_TOV waits (docs/loop_init.md, "Port bypass circuits").
 // Once the loop is whole again, E_D_TOV bounds every wait in OPEN-INIT (a port that makes no
 // progress would otherwise not start it).
@@ -128,6 +137,7 @@ void Loop::cut_cable(const std::string& cause)
     cable_cut_ = true;
     open_record(cause);
     wake_all();
+    cut_at(0);
     update_loop_open();
     if (const std::size_t d = neighbour(0, true); d != 0) lose_signal(d);
     reconnect(0);  // to nobody

@@ -1189,6 +1189,7 @@ void LPort::emit(const Word& w, const sc_time& now)
     tx_word_ = w;
     tx_since_ = now;
     if (downstream_) forward(now, w, before);
+    if (w.kind == WordKind::Lip && lpsm_.state() == LpsmState::Initializing) own_lip_sent(now);
 }
 
 // ---- Observers ----------------------------------------------------------------------------------

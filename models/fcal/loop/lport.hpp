@@ -147,7 +147,11 @@ public:
     // Its receiver loses the signal (the slot upstream opened): a primitive sequence it was
     // receiving is over, and it sends `lip` (LIP(F8,x)).
     void lose_signal(const phy::OrderedSet& lip);
-    // The loop is whole again: a wait in OPEN-INIT is bounded by E_D_TOV from now on.
+    // The loop opens at the output of `cut` (Loop tells every port first, with every port awake): LIPs
+    // of its own that had not got past it are lost (lport_init.cpp).
+    void loop_cut_at(const LPort& cut, const sc_core::sc_time& now);
+    // The loop is whole again: a wait in OPEN-INIT is bounded by E_D_TOV from now on, and the LIPs it
+    // still sends go round.
     void loop_closed();
     // The layer above lost its link (docs/faults.md, "Loop failure"): the frames still waiting in
     // the transmit queue are dropped, each counted in frames_discarded.
@@ -293,6 +297,8 @@ private:
     void take_in_init(const EdgeLink::Change& c);
     void repeat_sequence(const sc_core::sc_time& limit, bool inclusive);
     void receive_init_word(const Word& w, const sc_core::sc_time& at);
+    void set_answer_at(const sc_core::sc_time& at);
+    void own_lip_sent(const sc_core::sc_time& now);
     void after_init_step(const sc_core::sc_time& now);
     void end_minimum_lips(const sc_core::sc_time& now);
     void update_e_d_tov();
@@ -425,6 +431,9 @@ private:
     unsigned sequence_repeats_ = 0;
     sc_core::sc_time answer_at_;
     sc_core::sc_time lips_since_;  // an initializing port started its LIPs
+    // The first LIP of its own in this initialization that went round left then (none: none did, or
+    // they were lost in an open loop; lport_init.cpp).
+    std::optional<sc_core::sc_time> lips_out_since_;
     kernel::Timers<int> init_timers_;
     kernel::Timers<int>::Handle e_d_tov_;
     std::uint64_t e_d_tov_progress_ = 0;

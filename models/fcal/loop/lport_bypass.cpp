@@ -99,6 +99,11 @@ void LPort::lose_signal(const phy::OrderedSet& lip)
 
 void LPort::loop_closed()
 {
+    if (lpsm_.state() == LpsmState::Initializing) {
+        // Its LIPs go round from now on (lport_init.cpp).
+        lpsm_.output_restored();
+        if (!lips_out_since_) lips_out_since_ = kernel::now();
+    }
     if (init_busy_) update_e_d_tov();
 }
 

@@ -26,13 +26,49 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     drop_deferred_frames_after(kernel::now());
     in_.stop_all_waiting();
     const bool started = !lpsm_.in_initialization();
+    if (!lpsm_.own_lips_out()) lips_out_since_.reset();  // its LIPs from now on (own_lip_sent())
     lpsm_.initialize(lip);
     init_busy_ = true;
     // Its LIPs start when the word it sends now ends (the LPSM counts them from there).
     const sc_time now = kernel::now();
     lips_since_ = tx_own_ ? tx_end_ : now;
+    // Its own LIPs still arriving made it the originator at once (Lpsm::initialize() drops any
+    // earlier answer): its LISM waits for its minimum of LIPs, as for LIPs that come back later.
+    if (lpsm_.answer_pending()) set_answer_at(now);
     if (started) recall_passed_through(now);
     kick();
+}
+
+// The port starts sending a LIP of its own (INITIALIZING). LIPs of its own that reach nobody cannot
+// come back (docs/loop_init.md, "Port bypass circuits": LIPs lost in the gap), and the LPSM must not
+// take a LIP like them that arrives for its own back: LIP(F7,F7) names no sender, and another port's (a
+// port just put into its slot, the one after a cut that initializes) would be removed by this port as
+// its own, its sender never seeing it back, which keeps the loop in initialization for ever. While the
+// loop is open (a slot open, the cable cut) the LIPs a port sends are lost in the gap; those it still
+// sends when the loop is whole again go round (loop_closed()).
+void LPort::own_lip_sent(const sc_time& now)
+{
+    if (downstream_ && !activity_.loop_open()) {
+        if (!lips_out_since_) lips_out_since_ = now;
+    } else if (!lips_out_since_) {
+        lpsm_.own_lips_lost();
+    }
+}
+
+// The loop opens at the output of `cut` (a port pulled out, failed, or the cable cut after it): LIPs of
+// its own whose first had not got past `cut` by now are lost in the gap with everything after them.
+void LPort::loop_cut_at(const LPort& cut, const sc_time& now)
+{
+    if (!lips_out_since_) return;
+    sc_time to_cut = sc_core::SC_ZERO_TIME;
+    for (const LPort* p = this; p != &cut;) {
+        to_cut += p->hop_delay_;
+        p = p->downstream_;
+        if (!p || p == this) return;
+    }
+    if (*lips_out_since_ + to_cut <= now) return;
+    lips_out_since_.reset();
+    lpsm_.own_lips_lost();
 }
 
 // A change the port processes while a primitive sequence or loop initialization concerns it.
@@ -68,6 +104,13 @@ void LPort::receive_init_word(const Word& w, const sc_time& at)
     frame_end_ = at;  // the EOF, if w completes a frame (frame_received()), as in run()
     lpsm_.receive(w);
     if (answering || !lpsm_.answer_pending()) return;
+    set_answer_at(at);
+}
+
+// The answer the LPSM has just given leaves no earlier than its delay after `at` and, from an
+// originator, than its minimum of LIPs.
+void LPort::set_answer_at(const sc_time& at)
+{
     answer_at_ = at + sc_time(lpsm_.answer_delay_s(), sc_core::SC_SEC);
     if (lpsm_.answer_min_lips() > 0) answer_at_ = std::max(answer_at_, lips_since_ + lpsm_.answer_min_lips() * word_);
 }
@@ -109,9 +152,12 @@ void LPort::update_e_d_tov()
 void LPort::e_d_tov_expired()
 {
     if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_ || activity_.loop_open()) return;
+    if (!lpsm_.own_lips_out()) lips_out_since_.reset();
     lpsm_.e_d_tov_expired();
     init_busy_ = true;
-    lips_since_ = tx_own_ ? tx_end_ : kernel::now();
+    const sc_time now = kernel::now();
+    lips_since_ = tx_own_ ? tx_end_ : now;
+    if (lpsm_.answer_pending()) set_answer_at(now);  // as in initialize()
     kick();
 }
 

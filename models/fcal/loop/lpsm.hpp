@@ -204,6 +204,17 @@ public:
     // The port's receiver lost the signal (docs/loop_init.md, "Port bypass circuits"): a primitive
     // sequence it was receiving is over.
     void lose_signal();
+    // The LIPs of its own it sent were lost in an open loop (docs/loop_init.md, "Port bypass circuits"):
+    // none can come back, so a LIP like them that arrives is another port's (LIP(F7,F7) names no
+    // sender), not its own back.
+    void own_lips_lost() { sent_lip_ = false; }
+    // LIPs of its own may be on their way round: its own back would make it the originator.
+    bool own_lips_out() const { return sent_lip_; }
+    // The loop is whole again: the LIPs it sends from now on, if it still initializes, go round.
+    void output_restored()
+    {
+        if (state_ == LpsmState::Initializing) sent_lip_ = true;
+    }
     // The answer next() gives in OPEN-INIT waits this long after the word that asked for it arrived
     // (an LI frame's end: the port's processing time; 0 for ARB(F0) and CLS passed on) and, from an
     // originator, until the port has transmitted answer_min_lips() LIPs of its own.
