@@ -546,7 +546,7 @@ void Lpsm::set_state(LpsmState s)
 
 // Loop initialization (docs/loop_init.md, "The LPSM in initialization").
 
-void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
+void Lpsm::initialize(std::optional<phy::OrderedSet> lip, bool join_arriving)
 {
     const phy::OrderedSet sent = lip ? *lip : init_.initializing_lip();
     if (!sent.is_lip()) throw std::invalid_argument("Lpsm::initialize: " + sent.name() + " is no LIP");
@@ -561,8 +561,12 @@ void Lpsm::initialize(std::optional<phy::OrderedSet> lip)
     set_state(LpsmState::Initializing);
     // A port in INITIALIZING that receives LIP enters OPEN-INIT, but a LIP run it recognised before and
     // that still arrives would never begin again: it takes it now, before sending a LIP of its own
-    // (docs/loop_init.md, "The LPSM in initialization").
-    if (sequences_.recognised() && sequences_.current()->is_lip() && rx_word_.kind == WordKind::Lip) {
+    // (docs/loop_init.md, "The LPSM in initialization"). Not after E_D_TOV: the LIPs it waited behind
+    // are those of the initialization that failed, and they may be nobody's any more (their
+    // originator taken out of the loop while it was open: only it removes them), so it sends its
+    // own, which replace them; its own still arriving it takes as before.
+    if (sequences_.recognised() && sequences_.current()->is_lip() && rx_word_.kind == WordKind::Lip &&
+        (join_arriving || own_lip(*sequences_.current()))) {
         sent_lip_ = own_lip(*sequences_.current());  // the same LIP: taken for its own, as one coming back
         lip_recognised(sent_lip_);
     }
@@ -696,7 +700,7 @@ void Lpsm::e_d_tov_expired()
 {
     if (state_ != LpsmState::OpenInit) return;
     init_.timed_out();
-    initialize();
+    initialize(std::nullopt, false);
 }
 
 // Whatever circuit or arbitration the port was in is over (the frames stay queued).

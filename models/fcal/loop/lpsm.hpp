@@ -189,8 +189,10 @@ public:
     // initialize (it powers on, E_D_TOV ran out, its receiver lost the signal): INITIALIZING, with
     // `lip` as its fill word (by default the procedure's initializing_lip()) until it recognises
     // LIP coming back. Any port recognising LIP (the third identical one in a row) enters OPEN-INIT;
-    // CLS ends it in MONITORING with the AL_PA the procedure obtained.
-    void initialize(std::optional<phy::OrderedSet> lip = std::nullopt);
+    // CLS ends it in MONITORING with the AL_PA the procedure obtained. `join_arriving`: another
+    // port's LIP run it recognised before and that still arrives is taken at once (false after
+    // E_D_TOV: that run belongs to the initialization it abandons).
+    void initialize(std::optional<phy::OrderedSet> lip = std::nullopt, bool join_arriving = true);
     bool in_initialization() const { return state_ >= LpsmState::Initializing; }
     // OPEN-INIT with nothing of its own to send: E_D_TOV bounds the wait, which restarts whenever
     // progress() changes.

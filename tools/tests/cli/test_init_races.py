@@ -157,3 +157,27 @@ def test_the_port_after_a_cut_originates_although_the_controllers_lip_was_lost_i
     assert originates(changes(res["trace"], "0xEF", mend_ns - 1, loop=0), "LIP(F7,F7)"), "disk 0 did not originate"
     ctrl = changes(res["trace"], "0x01", mend_ns - 1, loop=0)
     assert ctrl[0][2] == "LIP(F7,F7)" and ctrl[0][3] == "IDLE", f"the controller did not repeat disk 0's LIPs: {ctrl[:2]}"
+
+
+# From the probe of random fault events: disk 1's port fails (the loop breaks at its slot; disk 2, after it, sends
+# LIP(F8,0xE4)), and 0.2 ms later disk 2 is bypassed while the slot is still open. Its LIP(F8,0xE4) fills the loop,
+# but its sender, the only port that removes it, is out of the loop: once disk 1's bypass closes (100 ms) every
+# port waits in OPEN-INIT repeating it until E_D_TOV (2 s). Before, a port whose E_D_TOV ran out took that LIP run,
+# still arriving, at once and joined it again as a repeater without sending a LIP of its own: the loop stayed in
+# initialization for ever (every I/O failed after its retries, none completed). Now it abandons that run and sends
+# its own LIP, which replaces the orphaned one: the loop initializes without disks 1 and 2, one E_D_TOV after the
+# bypass closed.
+def test_a_lip_whose_sender_was_bypassed_is_replaced_after_e_d_tov(fcal_sim, tmp_path):
+    res = run(fcal_sim, tmp_path, "disk.count=4", "workload.measured_ios=20", "initiator.exchange_timeout_ms=3000",
+              "event.0.at_ms=2", "event.0.kind=fail", "event.0.failure=port", "event.0.disk=1",
+              "event.1.at_ms=2.2", "event.1.kind=bypass", "event.1.disk=2")
+    assert len(res["loop_init"]) == 1
+    init = res["loop_init"][0]
+    assert init["start_us"] == pytest.approx(2000)
+    # The bypass closes at 102 ms; E_D_TOV (2 s) later the ports initialize again, in well under a millisecond.
+    end_us = init["start_us"] + init["duration_us"]
+    assert 2.102e6 < end_us < 2.103e6, end_us
+    assert {a["port"] for a in init["al_pas"]} == {"controller", "disk0", "disk3"}
+    assert res["completed_ios"] > 0
+    # Only the I/Os to disks 1 and 2, out of the loop, fail.
+    assert all("disk 1" in f or "disk 2" in f for f in res["failures"]), res["failures"]
