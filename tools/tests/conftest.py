@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -91,6 +92,19 @@ def load_results(path: Any, drop: tuple[str, ...] = ("wall_time_s",)) -> dict[st
     for key in drop:
         doc["results"].pop(key)
     return doc
+
+
+FAILURE = re.compile(r"^I/O \d+ \(disk (\d+), (read|write)\): (.+)$")
+
+
+def failed_disks(res: dict[str, Any]) -> set[int]:
+    """The disks of the failures a run's results list (`failures`), each checked to carry a reason."""
+    disks = set()
+    for line in res["failures"]:
+        m = FAILURE.match(line)
+        assert m and m.group(3).strip(), f"a failure without its disk or reason: {line!r}"
+        disks.add(int(m.group(1)))
+    return disks
 
 
 @pytest.fixture(scope="session")

@@ -304,8 +304,15 @@ void Disk::actuator_event()
     // A wake that is not the actuator's current operation ending: the operation it was for was
     // aborted in the very instant it ended, after its notification had been triggered (cancel() then
     // comes too late), and the actuator is idle, paused or busy with a later one (docs/disk.md,
-    // "The TLM-2.0 protocol": that end is ignored).
-    if (!busy_ || paused_ || sc_time_stamp() < actuator_due_) return;
+    // "The TLM-2.0 protocol"). Busy with a later one, it wakes for that one's end: that stale wake may
+    // have taken the place of its notification (a zero delay armed in the instant, then a step's
+    // timed notification dropped by SystemC behind the pending delta one).
+    if (!busy_ || paused_) return;
+    const sc_time now = sc_time_stamp();
+    if (now < actuator_due_) {
+        done_event_.notify(actuator_due_ - now);  // (none if one is pending for then or before)
+        return;
+    }
     if (!streaming_)
         service_done();
     else if (step_bytes_ == 0)

@@ -22,9 +22,7 @@ Each run must end by itself (exit 0) with the I/O account balanced; the first tw
 traced (the full path) as untraced (the fast path, docs/loop.md)."""
 from __future__ import annotations
 
-import re
-
-from conftest import load_results, sets
+from conftest import failed_disks, load_results, sets
 
 # Writes of 64 KiB in frames of 1 KiB, each disk 10 us to process a frame (its buffers stay busy), disk 2
 # bypassed at 4 ms while the controller sends a frame to disk 5 through its slot.
@@ -45,8 +43,6 @@ OWN_OPN_BACK_AFTER_CLOSE = ["disk.count=8", "workload.io_size=2048", "workload.q
                             "event.0.at_ms=19.9", "event.0.kind=remove", "event.0.disk=7", "event.1.at_ms=29.335",
                             "event.1.kind=fail", "event.1.failure=port", "event.1.disk=2"]
 
-FAILURE = re.compile(r"^I/O \d+ \(disk (\d+), (read|write)\): (.+)$")
-
 
 def results(fcal_sim, tmp_path, assignments: list[str], *extra: str, name: str = "r.json") -> dict:
     out = tmp_path / name
@@ -55,15 +51,6 @@ def results(fcal_sim, tmp_path, assignments: list[str], *extra: str, name: str =
     res = load_results(out, drop=("wall_time_s", "kernel"))["results"]
     assert res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"], "the I/O account"
     return res
-
-
-def failed_disks(res: dict) -> set[int]:
-    disks = set()
-    for line in res["failures"]:
-        m = FAILURE.match(line)
-        assert m and m.group(3).strip(), f"a failure without its disk or reason: {line!r}"
-        disks.add(int(m.group(1)))
-    return disks
 
 
 def test_a_bypass_while_a_frame_passes_the_slot(fcal_sim, tmp_path):

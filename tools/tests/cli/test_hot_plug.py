@@ -10,11 +10,9 @@ window opens once warmup_ios I/Os have ended, and the loop cannot carry them soo
 the loop's rate (2GFC: 2.125 GBd / 10 bits a byte = 212.5 MB/s); the events here come well before that."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from conftest import expect_refused, load_results, sets
+from conftest import expect_refused, failed_disks, load_results, sets
 
 IO_BYTES = 64 * 1024
 LOOP_BYTES_PER_S = 2.125e9 / 10
@@ -39,19 +37,6 @@ def run(fcal_sim, tmp_path, *args: str, name: str = "r.json", timeout: float = 3
 
 def balanced(res: dict) -> bool:
     return bool(res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"])
-
-
-FAILURE = re.compile(r"^I/O \d+ \(disk (\d+), (read|write)\): (.+)$")
-
-
-def failed_disks(res: dict) -> set[int]:
-    """The disks of the failures listed, each checked to carry a reason."""
-    disks = set()
-    for line in res["failures"]:
-        m = FAILURE.match(line)
-        assert m and m.group(3).strip(), f"a failure without its disk or reason: {line!r}"
-        disks.add(int(m.group(1)))
-    return disks
 
 
 def test_events_are_before_the_window():
