@@ -644,16 +644,40 @@ PortStats LPort::stats() const
 
 Word LPort::transmitting() const
 {
-    if (!train_.cars().empty() && train_.cars().front().start <= kernel::now()) {
-        const FrameTrain::Car* car = &train_.cars().front();
-        for (std::size_t i = 1; i < train_.cars().size() && train_.cars()[i].start <= kernel::now(); ++i) car = &train_.cars()[i];
-        return kernel::now() > car->end ? planned_fill_ : car_word(*car);
-    }
-    if (planned_ && kernel::now() > tx_end_) return planned_fill_;
-    if (!folded_) return tx_word_;
-    Word w = tx_word_;
+    sc_time since;
+    Word w = output_at(kernel::now(), AtWordEnd::TheWord, since);
+    if (!folded_) return w;
     for_each_arrived([&](const Word* out, bool) {
         if (out) w = *out;
+    });
+    return w;
+}
+
+// The latest of: its train's car or own word that has started by `now` (the fill word it planned
+// after it once that word has ended), and the last change it passed on that has reached it.
+Word LPort::output_at(const sc_time& now, AtWordEnd at_end, sc_time& since) const
+{
+    const auto ended = [&](const sc_time& end) { return at_end == AtWordEnd::TheFill ? end <= now : end < now; };
+    const FrameTrain::Car* car = nullptr;
+    for (std::size_t i = 0; i < train_.cars().size() && train_.cars()[i].start <= now; ++i) car = &train_.cars()[i];
+    Word w;
+    if (car && ended(car->end)) {
+        w = planned_fill_;
+        since = car->end;
+    } else if (car) {
+        w = car_word(*car);
+        since = car->start;
+    } else if (planned_ && ended(tx_end_)) {
+        w = planned_fill_;
+        since = tx_end_;
+    } else {
+        w = tx_word_;
+        since = tx_since_;
+    }
+    in_.for_each([&](const EdgeLink::Change& c) {
+        if (!c.passed_through || !c.changes_output || c.at > now || c.at < since) return;
+        w = c.output();
+        since = c.at;
     });
     return w;
 }

@@ -176,8 +176,7 @@ public:
     int credit() const { return lpsm_.credit().credit(); }
     unsigned login_credit_used() const { return lpsm_.credit().login_credit_used(); }
     unsigned r_rdys_to_discard() const { return lpsm_.credit().r_rdys_to_discard(); }
-    // What it transmits (a port that only repeats and is not folded catches up with what passed it
-    // only when it next runs).
+    // What it transmits now.
     Word transmitting() const;
     // Folded out of the chain (docs/loop.md, "Fast path").
     bool folded() const { return folded_; }
@@ -239,7 +238,11 @@ private:
     void withdraw_after(const sc_core::sc_time& t);
     void forward(const sc_core::sc_time& at, const Word& w, const Word& before);
     const Word& last_sent() const;
-    const Word& on_the_wire(const sc_core::sc_time& now, sc_core::sc_time& since) const;
+    // What leaves the port at `now`, and since when (`since`). At the instant a word ends it is
+    // that word (AtWordEnd::TheWord: what the port is transmitting) or the fill word after it
+    // (AtWordEnd::TheFill: what the wire carries from then on).
+    enum class AtWordEnd { TheWord, TheFill };
+    Word output_at(const sc_core::sc_time& now, AtWordEnd at_end, sc_core::sc_time& since) const;
     // Folding (docs/loop.md, "Fast path").
     void try_fold();
     void fold();

@@ -48,30 +48,11 @@ void LPort::splice_to(LPort& to, const sc_time& hop, const sc_time& now)
     // reach `to` a second time when `to` had it already by the old way (a frame through the bypassed
     // port: its destination took it twice, without the credit for the second).
     sc_time since;
-    const Word& w = on_the_wire(now, since);
+    const Word w = output_at(now, AtWordEnd::TheFill, since);
     if (!w.is_fill() && !w.is_sequence() && since < now) return;
     const Word* last_in = to.in_.last_word();
     if (w.is_fill() && w == (last_in ? *last_in : to.lpsm_.last_received())) return;
     to.receive(now + hop, w);
-}
-
-// What leaves the port at `now`, and since when: the last change it passed on that has reached it
-// by then, or else its own word or the fill word it sent ahead after it.
-const Word& LPort::on_the_wire(const sc_time& now, sc_time& since) const
-{
-    const Word* passed = nullptr;
-    in_.for_each([&](const EdgeLink::Change& c) {
-        if (!c.passed_through || !c.changes_output || c.at > now) return;
-        passed = &c.output();
-        since = c.at;
-    });
-    if (passed) return *passed;
-    if (planned_ && tx_end_ <= now) {
-        since = tx_end_;
-        return planned_fill_;
-    }
-    since = tx_since_;
-    return tx_word_;
 }
 
 void LPort::leave_ring(const sc_time& now)

@@ -87,6 +87,10 @@ TEST_CASE("A frame passing a slot as it is bypassed reaches its destination at m
     while (receiver.received.size() < 3) sc_core::sc_start(sc_time(100, SC_NS));
     // The next frame is 2 KiB (about 10 us): 3 us on, its start has passed port 3, its end not port 1.
     sc_core::sc_start(sc_time(3, SC_US));
+    // The case: one frame spans the slot, leaving port 1 and port 3 at once.
+    const loop::Word in_slot = l.port(1).transmitting();
+    REQUIRE(in_slot.kind == loop::WordKind::Frame);
+    REQUIRE(l.port(3).transmitting().frame == in_slot.frame);
     const std::size_t before = receiver.received.size();
     l.bypass_port(2, "LPB with a frame in the slot");
     run_until_initialized(l, 2);
@@ -112,8 +116,16 @@ TEST_CASE("An opener that closed before its OPN came back finds its destination 
     opener.send(0xE8, 1);
     opener.send(0xE4, 1);
     sc_core::sc_start(sc_time(100, SC_US));
+    // The case: port 0 closed before its OPN could be back, which takes the cables of the four hops
+    // (port 1's slot bypassed) and the repeat delay of ports 2 and 3 at least.
+    const double sent_opn = opener.entered(loop::LpsmState::Open);
+    const double closed = opener.entered(loop::LpsmState::XmittedClose);
+    REQUIRE(sent_opn >= 0);
+    REQUIRE(closed >= sent_opn);
+    const double word_ns = l.port(0).timing().word_time().to_seconds() * 1e9;
+    const double round_trip_ns = 4 * 2.0 * 5.0 + 2 * 6 * word_ns;
+    REQUIRE(closed - sent_opn < round_trip_ns);
     // The frame for the absent port is discarded, the other goes out on the next circuit.
-    CHECK(opener.entered(loop::LpsmState::XmittedClose) > 0);
     CHECK(gone.received.empty());
     CHECK(other.received.size() == 1);
     CHECK(l.port(0).stats().frames_discarded == 1);
