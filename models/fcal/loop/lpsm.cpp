@@ -714,6 +714,11 @@ void Lpsm::drop_circuit_and_bid()
 
 void Lpsm::leave_loop()
 {
+    // A frame for us whose EOF has not arrived never will: it is lost in the open slot with what
+    // followed it (docs/loop_init.md, "Port bypass circuits"), and the buffer it took is free again,
+    // so that back in the loop the port takes the frames its Login_BB_Credit promises. (An LI frame
+    // took none.)
+    if (frame_for_us() && !rx_word_.frame->loop_init()) credit_.buffer_released(false);
     drop_circuit_and_bid();
     lose_signal();
     sent_lip_ = false;

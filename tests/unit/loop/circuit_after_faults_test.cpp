@@ -5,11 +5,16 @@
 //   on the fast path its destination took it a second time;
 // - an opener that closed before its own OPN came back (Command-First preemption: frames left for the
 //   peer) takes the OPN, back in XMITTED_CLOSE, for what it is: its destination is absent. It took it for
-//   another port's ("received OPN while in a circuit").
+//   another port's ("received OPN while in a circuit");
+// - a port that leaves the loop while a frame for it is arriving never gets that frame's EOF: the
+//   frame is lost with what followed it, and the buffer it took is free again, so that the port,
+//   back in the loop, takes the frames its Login_BB_Credit promises. It kept the buffer, and the
+//   opener's second frame on login credit found none ("received a frame without credit").
 // Any SystemC error fails the test (the test main), so each checks the loop's protocol checks too.
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <sstream>
 
 #include "loop_fixture.hpp"
 
@@ -72,7 +77,78 @@ public:
     }
 };
 
+// Hits no word: the ports take every word as they do with bit errors enabled (loop.ber above 0).
+struct NoHits : loop::WordErrors {
+    std::uint64_t hits(const loop::Word&, unsigned) override { return 0; }
+};
+
+enum class Taking { Plain, Watched, WordErrors };
+
+// Port 1 (0xE8: 2 buffers, Login_BB_Credit 2, its layer above holding each frame 20 us, as a disk's
+// HBA does) is pulled out while the 2 KiB frame port 0 sends it on login credit is arriving (10 us
+// long; its start arrives well within 3 us of port 1 being OPENED), and put back once its slot is
+// empty. Port 0 then sends it two frames on login credit, back to back: its two buffers must take
+// them. `taking`: every port takes its words as it does untraced, watched (`--trace`), or with bit
+// errors enabled.
+void pull_port_receiving_a_frame(Taking taking)
+{
+    std::vector<phy::AlPa> al_pas = {0x01, 0xE8, 0xE4, 0xE2};
+    loop::LoopConfig cfg = ring(al_pas);
+    cfg.nodes[1].port.incoming_buffers = 2;
+    cfg.nodes[1].port.login_bb_credit = 2;
+    cfg.al_time_s = 1e-3;
+    loop::Loop l("loop", cfg);
+    test::Endpoint opener(l.port(0)), p2(l.port(2)), p3(l.port(3));
+    test::SlowSink pulled("pulled", l.port(1), sc_time(20, SC_US));
+    std::ostringstream trace;
+    loop::PortWatcher watcher(trace);
+    NoHits no_hits;
+    for (std::size_t i = 0; i < l.port_count(); ++i) {
+        if (taking == Taking::Watched) l.port(i).set_watcher(&watcher);
+        if (taking == Taking::WordErrors) l.port(i).set_word_errors(&no_hits);
+    }
+    l.start_lip(0, "power on");
+    run_until_initialized(l, 1);
+    opener.send(0xE8, 1);
+    while (pulled.entered(loop::LpsmState::Opened) < 0) sc_core::sc_start(sc_time(100, SC_NS));
+    sc_core::sc_start(sc_time(3, SC_US));
+    REQUIRE(pulled.received.empty());        // its EOF has not arrived,
+    REQUIRE(l.port(1).free_buffers() == 1);  // its start has, and took a buffer
+    l.remove_port(1, "pull port 1 as a frame for it arrives");
+    CHECK(l.port(1).free_buffers() == 2);
+    run_until_initialized(l, 2);
+    sc_core::sc_start(sc_time(100, SC_US));  // the slot is empty after loop.bypass_detect_us (50 us)
+    REQUIRE(l.slot_state(1) == loop::PortBypassCircuits::State::Empty);
+    l.insert_port(1, "put port 1 back");
+    run_until_initialized(l, 3);
+    CHECK(l.port(1).free_buffers() == 2);
+    const std::uint64_t r_rdys_before = l.port(1).stats().r_rdys_sent;
+    opener.send(0xE8, 2);
+    sc_core::sc_start(sc_time(200, SC_US));
+    CHECK(pulled.received.size() == 2);  // the cut frame never arrived; both new ones did
+    // One R_RDY for each free buffer on opening; the buffers are freed after the opener's CLS.
+    CHECK(l.port(1).stats().r_rdys_sent - r_rdys_before == 2);
+    CHECK(l.port(1).free_buffers() == 2);
+    CHECK(l.port(0).transmit_queue().empty());
+    if (taking == Taking::Watched) CHECK_FALSE(trace.str().empty());
+}
+
 }  // namespace
+
+TEST_CASE("A port pulled out while a frame for it arrives frees that frame's buffer", "[loop][bypass][credit]")
+{
+    pull_port_receiving_a_frame(Taking::Plain);
+}
+
+TEST_CASE("A watched port pulled out while a frame for it arrives frees that frame's buffer", "[loop][bypass][credit]")
+{
+    pull_port_receiving_a_frame(Taking::Watched);
+}
+
+TEST_CASE("A port pulled out while a frame for it arrives frees that frame's buffer with bit errors enabled", "[loop][bypass][credit][faults]")
+{
+    pull_port_receiving_a_frame(Taking::WordErrors);
+}
 
 TEST_CASE("A frame passing a slot as it is bypassed reaches its destination at most once", "[loop][bypass]")
 {
