@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -92,6 +93,30 @@ def load_results(path: Any, drop: tuple[str, ...] = ("wall_time_s",)) -> dict[st
     for key in drop:
         doc["results"].pop(key)
     return doc
+
+
+def balanced(res: dict[str, Any]) -> bool:
+    """The I/O account of a run's results: every issued I/O completed, failed or is reported outstanding."""
+    return bool(res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"])
+
+
+def ended_balanced(fcal_sim: Callable[..., Run], out: Path, *args: Any, timeout: float = 300) -> dict[str, Any]:
+    """Runs fcal-sim with `args` and `--stats-json out`: it must end by itself (exit 0) with the I/O account
+    balanced. Its results, without the wall-clock time and the kernel's counts (which tracing changes)."""
+    r = fcal_sim(*args, "--stats-json", out, timeout=timeout)
+    assert r.code == 0, f"exit {r.code}: {r.err[-2000:]}"
+    res = load_results(out, drop=("wall_time_s", "kernel"))["results"]
+    assert balanced(res), "the I/O account"
+    return res
+
+
+def fast_and_traced(fcal_sim: Callable[..., Run], tmp_path: Path, *args: Any, timeout: float = 300) -> dict[str, Any]:
+    """ended_balanced() untraced (the fast path) and with every port traced (the full path, docs/loop.md; the trace
+    in tmp_path / "full.trace"): the two results must be the same. Those results."""
+    fast = ended_balanced(fcal_sim, tmp_path / "fast.json", *args, timeout=timeout)
+    full = ended_balanced(fcal_sim, tmp_path / "full.json", *args, "--trace", tmp_path / "full.trace", timeout=timeout)
+    assert fast == full, "traced and untraced results differ in " + str([k for k in fast if fast[k] != full.get(k)])
+    return fast
 
 
 FAILURE = re.compile(r"^I/O \d+ \(disk (\d+), (read|write)\): (.+)$")

@@ -30,7 +30,7 @@ Each run must end by itself (exit 0) with the I/O account balanced; the first tw
 the same results traced (the full path) as untraced (the fast path, docs/loop.md)."""
 from __future__ import annotations
 
-from conftest import failed_disks, load_results, sets
+from conftest import ended_balanced, failed_disks, fast_and_traced, sets
 
 # Writes of 64 KiB in frames of 1 KiB, each disk 10 us to process a frame (its buffers stay busy), disk 2
 # bypassed at 4 ms while the controller sends a frame to disk 5 through its slot.
@@ -67,19 +67,16 @@ PULL_WHILE_A_FRAME_ARRIVES = ["disk.count=4", "workload.queue_depth=16", "target
 LONG_EVENTS_BER = ["loop.ber=1e-05", "sim.time_limit_s=30000"]
 
 
-def results(fcal_sim, tmp_path, assignments: list[str], *extra: str, name: str = "r.json") -> dict:
-    out = tmp_path / name
-    r = fcal_sim("--quiet", *sets(*assignments), *extra, "--stats-json", out, timeout=300)
-    assert r.code == 0, f"exit {r.code}: {r.err[-2000:]}"
-    res = load_results(out, drop=("wall_time_s", "kernel"))["results"]
-    assert res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"], "the I/O account"
-    return res
+def results(fcal_sim, tmp_path, assignments: list[str], *extra: str) -> dict:
+    return ended_balanced(fcal_sim, tmp_path / "r.json", "--quiet", *sets(*assignments), *extra)
+
+
+def fast_and_full(fcal_sim, tmp_path, assignments: list[str]) -> dict:
+    return fast_and_traced(fcal_sim, tmp_path, "--quiet", *sets(*assignments))
 
 
 def test_a_bypass_while_a_frame_passes_the_slot(fcal_sim, tmp_path):
-    fast = results(fcal_sim, tmp_path, BYPASS_WHILE_A_FRAME_PASSES, name="fast.json")
-    full = results(fcal_sim, tmp_path, BYPASS_WHILE_A_FRAME_PASSES, "--trace", "/dev/null", name="full.json")
-    assert fast == full, "the fast path's results differ from the full path's"
+    fast = fast_and_full(fcal_sim, tmp_path, BYPASS_WHILE_A_FRAME_PASSES)
     # Only the bypassed disk's I/O fails; the loop initialized without it and the others went on.
     assert failed_disks(fast) <= {2}
     assert fast["outstanding_ios"] == 0
@@ -90,9 +87,7 @@ def test_a_bypass_while_a_frame_passes_the_slot(fcal_sim, tmp_path):
 
 
 def test_an_enable_while_an_opn_passes_the_slot(fcal_sim, tmp_path):
-    fast = results(fcal_sim, tmp_path, ENABLE_WHILE_AN_OPN_PASSES, name="fast.json")
-    full = results(fcal_sim, tmp_path, ENABLE_WHILE_AN_OPN_PASSES, "--trace", "/dev/null", name="full.json")
-    assert fast == full, "the fast path's results differ from the full path's"
+    fast = fast_and_full(fcal_sim, tmp_path, ENABLE_WHILE_AN_OPN_PASSES)
     assert fast["outstanding_ios"] == 0
     assert [d["state"] for d in fast["disks"]] == ["present"] * 4
     assert len(fast["loop_init"]) == 2 and all(i["complete"] for i in fast["loop_init"]), fast["loop_init"]
@@ -119,9 +114,7 @@ def check_pulled_while_a_frame_arrives(res: dict) -> None:
 def test_a_disk_pulled_out_while_a_frame_for_it_arrives(fcal_sim, tmp_path):
     # Bit errors enabled at a rate that hits nothing in the run.
     settings = PULL_WHILE_A_FRAME_ARRIVES + ["loop.ber=1e-30"]
-    fast = results(fcal_sim, tmp_path, settings, name="fast.json")
-    full = results(fcal_sim, tmp_path, settings, "--trace", "/dev/null", name="full.json")
-    assert fast == full, "the fast path's results differ from the full path's"
+    fast = fast_and_full(fcal_sim, tmp_path, settings)
     assert fast["code_violations"] == 0
     check_pulled_while_a_frame_arrives(fast)
 
@@ -131,4 +124,3 @@ def test_a_disk_pulled_out_while_a_frame_for_it_arrives_under_bit_errors(fcal_si
     # left the loop (here `code_violations`, by one; docs/faults.md, "Known problems").
     res = results(fcal_sim, tmp_path, PULL_WHILE_A_FRAME_ARRIVES + LONG_EVENTS_BER)
     check_pulled_while_a_frame_arrives(res)
-    assert res["completed_ios"] + res["failed_ios"] == res["issued_ios"]

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import expect_refused, load_results, sets
+from conftest import balanced, expect_refused, load_results, sets
 
 # A run of a few I/Os on one disk, no warm-up.
 TINY = ["--set", "disk.count=1", "--set", "workload.measured_ios=2", "--set", "workload.warmup_ios=0", "--quiet"]
@@ -211,7 +211,7 @@ def test_a_lost_completion_is_a_deadlock(fcal_sim_test, tmp_path):
     res = load_results(tmp_path / "dead.json")["results"]
     assert res["run_end"] == "deadlock", f"run_end {res['run_end']}"
     assert res["outstanding_ios"] == 1, f"outstanding {res['outstanding_ios']}, expected the one lost"
-    assert res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"], "the account"
+    assert balanced(res), "the account"
     assert res["failed_ios"] == 0 and res["aborts"] == 0, "a lost completion is no FCP failure"
     assert res["completed_ios"] == 2 * res["warmup_ios"] + 50 - 1, "all but the lost one completed"
 
@@ -228,7 +228,7 @@ def test_requests_waiting_in_the_driver_are_outstanding_at_the_time_limit(fcal_s
                  "--set", "sim.time_limit_s=0.01", "--quiet", "--stats-json", tmp_path / "limit.json")
     assert r.code == 1, f"time limit with driver.disk_outstanding=1: exit {r.code}"
     res = load_results(tmp_path / "limit.json")["results"]
-    assert res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"], "the account"
+    assert balanced(res), "the account"
     # 8 per disk: 1 at the disk, 7 waiting in the driver.
     assert res["outstanding_ios"] == 16, f"outstanding {res['outstanding_ios']}, expected 2 disks x 8"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import expect_refused, failed_disks, load_results, sets
+from conftest import balanced, expect_refused, failed_disks, fast_and_traced, load_results, sets
 
 IO_BYTES = 64 * 1024
 LOOP_BYTES_PER_S = 2.125e9 / 10
@@ -33,10 +33,6 @@ def run(fcal_sim, tmp_path, *args: str, name: str = "r.json", timeout: float = 3
     r = fcal_sim(*LOADED, *args, "--stats-json", tmp_path / name, timeout=timeout)
     assert r.code == 0, f"exit {r.code}: {r.err}"
     return load_results(tmp_path / name)["results"]
-
-
-def balanced(res: dict) -> bool:
-    return bool(res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"])
 
 
 def test_events_are_before_the_window():
@@ -157,14 +153,8 @@ def test_two_disks_put_back_in_one_instant_side_by_side(fcal_sim, tmp_path):
     args = ["--quiet", *sets("disk.count=3", "loop.bypass_detect_us=50", "workload.measured_ios=1",
                              "workload.queue_depth=1"), *event(0, 0.8, "bypass", 0), *event(1, 1, "remove", 2),
             *event(2, 2, "remove", 1), *event(3, 2.16, "insert", 2), *event(4, 2.16, "insert", 1)]
-    outs = []
-    for name, extra in (("fast.json", []), ("traced.json", ["--trace", str(tmp_path / "t.trace")])):
-        r = fcal_sim(*args, *extra, "--stats-json", tmp_path / name)
-        assert r.code == 0, f"{name}: exit {r.code}: {r.err[-1500:]}"
-        outs.append(load_results(tmp_path / name, drop=("wall_time_s", "kernel"))["results"])
-    fast, traced = outs
-    assert fast == traced, "the fast path and the full path differ"
-    assert balanced(fast) and fast["outstanding_ios"] == 0
+    fast = fast_and_traced(fcal_sim, tmp_path, *args)
+    assert fast["outstanding_ios"] == 0
     assert [d["state"] for d in fast["disks"]] == ["bypassed", "present", "present"]
     last = fast["loop_init"][-1]
     assert last["complete"] and {"disk1", "disk2"} <= {a["port"] for a in last["al_pas"]}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import expect_refused, load_results, sets
+from conftest import balanced, expect_refused, load_results, sets
 
 W = 40 / 2.125e9          # 2GFC word time
 C = 2.0 * 5e-9            # the default 2 m cable at 5 ns/m
@@ -35,10 +35,6 @@ def formula_s(n: int, k: int = 0, p: float = P) -> float:
 def test_formula_closed_form() -> None:
     for n in (3, 17, 64, 127):
         assert formula_s(n) == pytest.approx(4 * W + n * (212 * W + 10 * C + 7 * P), rel=1e-12)
-
-
-def balanced(res: dict) -> bool:
-    return bool(res["issued_ios"] == res["completed_ios"] + res["failed_ios"] + res["outstanding_ios"])
 
 
 def test_lip_under_load_recovers_and_repeats(fcal_sim, tmp_path) -> None:
