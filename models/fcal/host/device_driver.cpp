@@ -29,6 +29,9 @@ DeviceDriver::DeviceDriver(sc_core::sc_module_name name, const DeviceDriverParam
     SC_METHOD(cpu_done);
     sensitive << cpu_event_;
     dont_initialize();
+    SC_METHOD(take_reports);
+    sensitive << reports_event_;
+    dont_initialize();
 }
 
 void DeviceDriver::set_hba(hba::HbaFrontEnd* hba)
@@ -72,7 +75,69 @@ void DeviceDriver::submit(hba::IoRequest* io)
     enqueue(Job{io, JobKind::Arrival, {}});
 }
 
+// With more than one path, what the HBAs report is taken one delta later, in path order: two HBAs that
+// report in one delta are taken in the same order whichever of them the kernel ran first (which
+// tracing changes). Each HBA's own reports keep their order.
+bool DeviceDriver::defer(Report report)
+{
+    if (paths_.size() < 2) return false;
+    if (reports_.empty()) reports_event_.notify(sc_core::SC_ZERO_TIME);
+    reports_.push_back(std::move(report));
+    return true;
+}
+
+void DeviceDriver::take_reports()
+{
+    std::stable_sort(reports_.begin(), reports_.end(), [](const Report& a, const Report& b) { return a.path < b.path; });
+    // What is taken may make an HBA report again at once: that report is taken in the next delta.
+    std::vector<Report> reports;
+    reports.swap(reports_);
+    for (Report& r : reports) {
+        switch (r.kind) {
+        case Report::Kind::Complete:
+            take_complete(r.io);
+            break;
+        case Report::Kind::Aborted:
+            take_aborted(r.io, r.reason);
+            break;
+        case Report::Kind::LinkDown:
+            take_link_down(r.path, r.ios, r.lost_at);
+            break;
+        case Report::Kind::LinkUp:
+            take_link_up(r.path);
+            break;
+        }
+    }
+    reports.clear();
+    if (reports_.empty()) reports_.swap(reports);  // keeps the capacity
+}
+
 void DeviceDriver::io_complete(hba::IoRequest* io)
+{
+    if (!defer(Report{Report::Kind::Complete, io->path, io, {}, {}, {}})) take_complete(io);
+}
+
+void DeviceDriver::io_aborted(hba::IoRequest* io, const std::string& reason)
+{
+    if (!defer(Report{Report::Kind::Aborted, io->path, io, reason, {}, {}})) take_aborted(io, reason);
+}
+
+void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at)
+{
+    const std::size_t path = path_of(hba);
+    // No request goes to it from now on, even before the report is taken: the HBA has given back what
+    // it held, and would keep what came after.
+    paths_[path].up = false;
+    if (!defer(Report{Report::Kind::LinkDown, path, nullptr, {}, ios, lost_at})) take_link_down(path, ios, lost_at);
+}
+
+void DeviceDriver::link_up(const hba::HbaFrontEnd* hba)
+{
+    const std::size_t path = path_of(hba);
+    if (!defer(Report{Report::Kind::LinkUp, path, nullptr, {}, {}, {}})) take_link_up(path);
+}
+
+void DeviceDriver::take_complete(hba::IoRequest* io)
 {
     if (io->path >= paths_.size() || paths_[io->path].outstanding == 0) {
         SC_REPORT_ERROR(name(), "io_complete for a request the HBA was never given");
@@ -83,7 +148,7 @@ void DeviceDriver::io_complete(hba::IoRequest* io)
     enqueue(Job{io, JobKind::Completion, {}});
 }
 
-void DeviceDriver::io_aborted(hba::IoRequest* io, const std::string& reason)
+void DeviceDriver::take_aborted(hba::IoRequest* io, const std::string& reason)
 {
     if (io->path >= paths_.size() || paths_[io->path].outstanding == 0) {
         SC_REPORT_ERROR(name(), "io_aborted for a request the HBA was never given");
@@ -116,9 +181,8 @@ void DeviceDriver::drain_waiting()
 
 // The HBA lost its loop: what it held comes back, each request freeing its slot and then, after
 // completion processing, going out again on a path that is up.
-void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at)
+void DeviceDriver::take_link_down(std::size_t path, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at)
 {
-    const std::size_t path = path_of(hba);
     paths_[path].up = false;
     for (hba::IoRequest* io : ios) {
         if (io->path != path || paths_[path].outstanding == 0) {
@@ -133,9 +197,9 @@ void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba:
     }
 }
 
-void DeviceDriver::link_up(const hba::HbaFrontEnd* hba)
+void DeviceDriver::take_link_up(std::size_t path)
 {
-    paths_[path_of(hba)].up = true;
+    paths_[path].up = true;
     drain_waiting();
 }
 

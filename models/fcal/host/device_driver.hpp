@@ -29,6 +29,10 @@
 // and issued again on a path that is up, without using one of its retries. Its completion then
 // gives one failover time (from the loop's failure).
 //
+// With more than one path, what the HBAs report (completions, aborts, links down and up) is taken one
+// delta later, in path order, so that the order of two HBAs' reports in one delta is not the
+// kernel's (which tracing changes).
+//
 // Reentrancy: the HBA's submit() may be called from inside its own io_complete() call, and the
 // completion callback may call submit() again.
 #include <cstdint>
@@ -119,6 +123,22 @@ private:
         std::string reason;  // Abort
     };
 
+    // What an HBA reported (io_complete, io_aborted, link_down, link_up), taken later (defer).
+    struct Report {
+        enum class Kind { Complete, Aborted, LinkDown, LinkUp } kind;
+        std::size_t path;
+        hba::IoRequest* io;
+        std::string reason;                // Aborted
+        std::vector<hba::IoRequest*> ios;  // LinkDown
+        sc_core::sc_time lost_at;          // LinkDown
+    };
+    bool defer(Report report);  // false: one path, take it now
+    void take_reports();        // SC_METHOD on reports_event_
+    void take_complete(hba::IoRequest* io);
+    void take_aborted(hba::IoRequest* io, const std::string& reason);
+    void take_link_down(std::size_t path, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at);
+    void take_link_up(std::size_t path);
+
     void enqueue(const Job& job);
     void start_cpu();
     void cpu_done();  // SC_METHOD on cpu_event_
@@ -138,6 +158,8 @@ private:
     PathSelector selector_;
     CompletionCallback on_complete_;
 
+    std::vector<Report> reports_;
+    sc_core::sc_event reports_event_;
     kernel::RingQueue<Job> cpu_queue_;  // front is on the CPU while cpu_busy_
     bool cpu_busy_ = false;
     sc_core::sc_event cpu_event_;

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from fcal_tools.lip_sweep import HOP_S, PROC_S, WORD_S
-from conftest import expect_refused, load_results, sets
+from conftest import expect_refused, failed_disks, fast_and_traced, load_results, sets
 
 SMALL = [*sets("disk.count=4", "workload.measured_ios=400"), "--quiet"]
 DUAL = sets("loop.count=2")
@@ -101,7 +101,8 @@ def test_a_second_loop_gives_1_8_to_2_times_a_loop_bound_workload(fcal_sim, tmp_
     assert one.code == 0 and two.code == 0, f"{one.err} {two.err}"
     a, b = load_results(tmp_path / "one.json")["results"], load_results(tmp_path / "two.json")["results"]
     assert 0.98 * bound <= a["mb_per_s"] <= bound, f"one loop: {a['mb_per_s']:.1f} MB/s, bound {bound:.1f}"
-    assert 1.8 <= b["mb_per_s"] / a["mb_per_s"] <= 2.0, f"two loops / one: {b['mb_per_s']:.1f} / {a['mb_per_s']:.1f}"
+    # At most both loops' bound (the ratio to one loop's run may pass 2 by a hair: each run's own window).
+    assert 1.8 * a["mb_per_s"] <= b["mb_per_s"] <= 2 * bound, f"two loops / one: {b['mb_per_s']:.1f} / {a['mb_per_s']:.1f}"
 
 
 def test_a_drive_failure_reaches_both_ports_and_a_raid5_volume_survives_a_loop_failure(fcal_sim, tmp_path):
@@ -157,3 +158,21 @@ def test_an_abort_in_the_instant_a_disk_s_service_ends_is_no_internal_error(fcal
     assert r.code == 0, f"exit {r.code}: {r.err}"
     res = load_results(tmp_path / "r.json")["results"]
     assert res["outstanding_ios"] == 0 and res["issued_ios"] == res["completed_ios"] + res["failed_ios"] == 100
+
+
+def test_two_hbas_reporting_in_one_instant_are_taken_in_path_order(fcal_sim, tmp_path):
+    """Disk 0 pulled out of both loops: after each loop's initialization both HBAs give its I/Os back in one
+    instant, and later completions of the two HBAs meet in one instant too. The driver took them in the order
+    the SystemC kernel ran the two HBAs, which tracing changes: traced and untraced runs issued different I/Os
+    to different paths from then on (docs/faults.md, its known problems until now). It takes what the HBAs
+    report in path order (docs/host.md, "Dual loops and multipath"): both runs give the same results."""
+    args = ["--quiet", *sets("disk.count=3", "workload.read_fraction=0.5", "workload.io_size=8192",
+                             "workload.queue_depth=8", "workload.measured_ios=600", "workload.warmup_ios=0",
+                             "loop.count=2", "driver.multipath=round_robin", "disk.model=zoned", "schedule=cmdf",
+                             "event.0.at_ms=1.4612", "event.0.kind=remove", "event.0.disk=0")]
+    res = fast_and_traced(fcal_sim, tmp_path, *args)
+    assert res["outstanding_ios"] == 0
+    # Only the pulled disk's I/Os fail (each with its reason), after their retries.
+    assert res["failed_ios"] > 0 and failed_disks(res) == {0}
+    assert all("given up after" in f for f in res["failures"]), res["failures"]
+    assert [d["state"] for d in res["disks"]] == ["removed", "present", "present"]
