@@ -217,6 +217,11 @@ public:
     {
         if (state_ == LpsmState::Initializing) sent_lip_ = true;
     }
+    // The port's first LIP of this initialization has left (the port tells when it goes on the wire;
+    // until then, a word of its own still on the wire, LIPs of its own are not out: own_lips_lost()).
+    // A LIP is the port's own back only once it has sent it (docs/loop_init.md, "The LPSM in
+    // initialization"): before, LIP(F7,F7) arriving is another port's.
+    void own_lip_left() { output_restored(); }
     // The answer next() gives in OPEN-INIT waits this long after the word that asked for it arrived
     // (an LI frame's end: the port's processing time; 0 for ARB(F0) and CLS passed on) and, from an
     // originator, until the port has transmitted answer_min_lips() LIPs of its own.
