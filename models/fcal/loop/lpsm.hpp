@@ -359,6 +359,7 @@ private:
     PrimitiveSequenceDetector sequences_;
     InitFill init_fill_ = InitFill::Repeat;
     Word lip_;  // INITIALIZING: the LIP it sends
+    std::optional<phy::OrderedSet> open_init_lip_;  // OPEN-INIT: the LIP it recognised last
     bool sent_lip_ = false;  // it sent LIP of its own, not yet back: its LIPs back make it the originator
     // The LIP it sent last has come back (or it sent none): an originator that switched LIPs (LIP(F8,x)
     // to LIP(F7,x)) removes LIPs until its IDLEs are back behind the last (removes_own_lips()).

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import load_results, sets
+from conftest import failed_disks, load_results, sets
 
 # FC-AL-2's minimum of LIPs an originator sends before its LISM (docs/loop_init.md, "Sources").
 MIN_LIPS = 12
@@ -226,3 +226,37 @@ def test_a_lip_that_arrives_before_the_ports_own_lip_left_is_another_ports(fcal_
                 originated += 1
                 assert a[1] >= MIN_LIPS, f"{al_pa} sent its LISM after {a[1]} LIPs at {b[0]} ns"
     assert originated > 0
+
+
+# From docs/faults.md's known problems: disk 2 pulled, disk 0 and then disk 3 bypassed while the slot was open; disk 3,
+# the port after the slot, was sending LIP(F8,0xE2) (docs/loop_init.md, "Port bypass circuits"), and only it removes
+# those LIPs. Disk 2 put back: its LIP(F7,F7) and the orphaned LIP(F8,0xE2) went round together, each port starting
+# the procedure again at every run of LIP(F8,0xE2) that came round, and every word restarting E_D_TOV: the run
+# crawled (about 17 simulated seconds in 300 s of wall time) and the loop never came up. A LIP run arriving again is no
+# progress, nor are fill words: E_D_TOV (2 s, docs/loop_init.md, "Timers") runs out, the ports send LIPs of their own,
+# which replace the orphaned ones, and the loop comes up without disk 3.
+def test_an_orphaned_lip_going_round_with_others_ends_after_e_d_tov(fcal_sim, tmp_path):
+    e_d_tov_us = 2e6
+    last_event_us = 12.77e3
+    res = run(fcal_sim, tmp_path, "disk.count=4", "workload.read_fraction=0", "workload.io_size=1024",
+              "workload.queue_depth=1", "workload.measured_ios=400", "workload.warmup_ios=40", "workload.seed=707001",
+              "initiator.dma_sched_us=0", "initiator.dma_policy=round_robin", "schedule=cmdf", "cmdf.arbitration=false",
+              "initiator.max_payload=100", "initiator.incoming_buffers=1", "target.incoming_buffers=4",
+              "initiator.full_duplex=true", "initiator.exchange_timeout_ms=100", "initiator.abts_timeout_ms=5",
+              "target.data_timeout_ms=3", "loop.bypass_detect_us=200",
+              "event.0.at_ms=12.1", "event.0.kind=lip", "event.1.at_ms=12.15", "event.1.kind=remove", "event.1.disk=2",
+              "event.2.at_ms=12.25", "event.2.kind=bypass", "event.2.disk=0",
+              "event.3.at_ms=12.35", "event.3.kind=bypass", "event.3.disk=3",
+              "event.4.at_ms=12.35", "event.4.kind=lip", "event.5.at_ms=12.45", "event.5.kind=lip",
+              "event.6.at_ms=12.55", "event.6.kind=lip", "event.6.disk=1", "event.7.at_ms=12.56", "event.7.kind=lip",
+              "event.8.at_ms=12.76", "event.8.kind=enable", "event.8.disk=0",
+              "event.9.at_ms=12.77", "event.9.kind=insert", "event.9.disk=2",
+              "sim.time_limit_s=3")  # before: still crawling at 3 s (exit 1)
+    (init,) = res["loop_init"]
+    end_us = init["start_us"] + init["duration_us"]
+    # Up one E_D_TOV after the last event at most, and an initialization's time (well under a millisecond for 4 ports).
+    assert e_d_tov_us < end_us < last_event_us + e_d_tov_us + 1e3, end_us
+    assert {a["port"] for a in init["al_pas"]} == {"controller", "disk0", "disk1", "disk2"}
+    assert res["completed_ios"] > 0
+    # Failed I/Os (their exchanges timed out while the loop was down) each name their disk and a reason.
+    assert failed_disks(res) <= {0, 1, 2, 3}
