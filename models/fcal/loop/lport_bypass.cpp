@@ -80,7 +80,8 @@ void LPort::lose_signal(const phy::OrderedSet& lip)
 
 void LPort::loop_closed()
 {
-    if (lpsm_.state() == LpsmState::Initializing) {
+    // (Still ending a word of its own: its first LIP has not left; own_lip_sent() counts it.)
+    if (lpsm_.state() == LpsmState::Initializing && !(tx_own_ && tx_end_ > kernel::now())) {
         // Its LIPs go round from now on (lport_init.cpp).
         lpsm_.output_restored();
         if (!lips_out_since_) lips_out_since_ = kernel::now();

@@ -26,12 +26,19 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     drop_deferred_frames_after(kernel::now());
     in_.stop_all_waiting();
     const bool started = !lpsm_.in_initialization();
-    if (!lpsm_.own_lips_out()) lips_out_since_.reset();  // its LIPs from now on (own_lip_sent())
+    const bool lips_out = lpsm_.own_lips_out();
+    if (!lips_out) lips_out_since_.reset();  // its LIPs from now on (own_lip_sent())
     lpsm_.initialize(lip);
     init_busy_ = true;
-    // Its LIPs start when the word it sends now ends (the LPSM counts them from there).
+    // Its LIPs start when the word it sends now ends (the LPSM counts them from there): now if that word
+    // ended already (a port on the fast path takes note of its end, and of the fill word it sent ahead
+    // after it, only in its next run; plan_own_word_end()).
     const sc_time now = kernel::now();
-    lips_since_ = tx_own_ ? tx_end_ : now;
+    lips_since_ = tx_own_ ? std::max(tx_end_, now) : now;
+    // Until then no LIP of its own is out: a LIP like it that arrives meanwhile is another port's, not its
+    // own back (LIP(F7,F7) names no sender; docs/loop_init.md, "The LPSM in initialization"). The first
+    // that leaves counts them (own_lip_sent()).
+    if (!lips_out && tx_own_ && tx_end_ > now) lpsm_.own_lips_lost();
     // Its own LIPs still arriving made it the originator at once (Lpsm::initialize() drops any
     // earlier answer): its LISM waits for its minimum of LIPs, as for LIPs that come back later.
     if (lpsm_.answer_pending()) set_answer_at(now);
@@ -39,7 +46,8 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     kick();
 }
 
-// The port starts sending a LIP of its own (INITIALIZING). LIPs of its own that reach nobody cannot
+// The port starts sending a LIP of its own (INITIALIZING): from the first that leaves on a whole loop,
+// LIPs like it that come back are its own (initialize()). LIPs of its own that reach nobody cannot
 // come back (docs/loop_init.md, "Port bypass circuits": LIPs lost in the gap), and the LPSM must not
 // take a LIP like them that arrives for its own back: LIP(F7,F7) names no sender, and another port's (a
 // port just put into its slot, the one after a cut that initializes) would be removed by this port as
@@ -49,7 +57,10 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
 void LPort::own_lip_sent(const sc_time& now)
 {
     if (downstream_ && !activity_.loop_open()) {
-        if (!lips_out_since_) lips_out_since_ = now;
+        if (!lips_out_since_) {
+            lips_out_since_ = now;
+            lpsm_.own_lip_left();
+        }
     } else if (!lips_out_since_) {
         lpsm_.own_lips_lost();
     }
@@ -152,11 +163,13 @@ void LPort::update_e_d_tov()
 void LPort::e_d_tov_expired()
 {
     if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_ || activity_.loop_open()) return;
-    if (!lpsm_.own_lips_out()) lips_out_since_.reset();
+    const bool lips_out = lpsm_.own_lips_out();
+    if (!lips_out) lips_out_since_.reset();
     lpsm_.e_d_tov_expired();
     init_busy_ = true;
     const sc_time now = kernel::now();
-    lips_since_ = tx_own_ ? tx_end_ : now;
+    lips_since_ = tx_own_ ? std::max(tx_end_, now) : now;  // as in initialize()
+    if (!lips_out && tx_own_ && tx_end_ > now) lpsm_.own_lips_lost();
     if (lpsm_.answer_pending()) set_answer_at(now);  // as in initialize()
     kick();
 }

@@ -595,8 +595,7 @@ bool Lpsm::receive_init(const Word& w)
     if (w.is_sequence()) {
         if (w == lip_) last_lip_back_ = true;
         if (in_initialization()) {
-            ++progress_;
-            rx_fill_ = w;
+            rx_fill_ = w;  // (progress: a LIP recognised, lip_recognised())
         } else if (!repeating()) {
             rx_ = Rx::Absorbed;  // a port in a circuit sends its own fill words until it acts on it
         }
@@ -606,7 +605,10 @@ bool Lpsm::receive_init(const Word& w)
         if (recognised && recognised->is_lip() && !removes_own_lips(*recognised)) lip_recognised(sent_lip_ && own_lip(*recognised));
         return true;
     }
-    ++progress_;
+    // Fill words are no progress in initialization (but ARB(F0) in OPEN-INIT): a loop where only fill words
+    // and LIPs go round makes none, and E_D_TOV ends the wait (docs/loop_init.md, "The LPSM in
+    // initialization").
+    if (!w.is_fill() || !in_initialization() || (state_ == LpsmState::OpenInit && w.is_arb(phy::kArbFairnessFill))) ++progress_;
     if (w.is_fill()) {
         rx_fill_ = w;
         // An originator's own IDLEs are back, behind the last LIP it sent: its LIPs are off the loop,
@@ -656,6 +658,12 @@ bool Lpsm::removes_own_lips(const phy::OrderedSet& lip) const
 
 void Lpsm::lip_recognised(bool originator)
 {
+    // A new initialization is progress; the LIP of the one it repeats arriving again is not (it restarts the
+    // procedure but not the wait: LIPs nobody removes, their sender taken out of the loop, may go round
+    // for ever among the others' words; docs/loop_init.md, "The LPSM in initialization").
+    const phy::OrderedSet lip = rx_word_.ordered_set();
+    if (originator || state_ != LpsmState::OpenInit || !open_init_lip_ || !(lip == *open_init_lip_)) ++progress_;
+    open_init_lip_ = lip;
     if (originator) sent_lip_ = false;
     if (!in_initialization()) drop_circuit_and_bid();
     // An originator stops its LIPs (once it has sent the minimum) and sends IDLE, which removes them

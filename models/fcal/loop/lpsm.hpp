@@ -217,6 +217,11 @@ public:
     {
         if (state_ == LpsmState::Initializing) sent_lip_ = true;
     }
+    // The port's first LIP of this initialization has left (the port tells when it goes on the wire;
+    // until then, a word of its own still on the wire, LIPs of its own are not out: own_lips_lost()).
+    // A LIP is the port's own back only once it has sent it (docs/loop_init.md, "The LPSM in
+    // initialization"): before, LIP(F7,F7) arriving is another port's.
+    void own_lip_left() { output_restored(); }
     // The answer next() gives in OPEN-INIT waits this long after the word that asked for it arrived
     // (an LI frame's end: the port's processing time; 0 for ARB(F0) and CLS passed on) and, from an
     // originator, until the port has transmitted answer_min_lips() LIPs of its own.
@@ -354,6 +359,7 @@ private:
     PrimitiveSequenceDetector sequences_;
     InitFill init_fill_ = InitFill::Repeat;
     Word lip_;  // INITIALIZING: the LIP it sends
+    std::optional<phy::OrderedSet> open_init_lip_;  // OPEN-INIT: the LIP it recognised last
     bool sent_lip_ = false;  // it sent LIP of its own, not yet back: its LIPs back make it the originator
     // The LIP it sent last has come back (or it sent none): an originator that switched LIPs (LIP(F8,x)
     // to LIP(F7,x)) removes LIPs until its IDLEs are back behind the last (removes_own_lips()).

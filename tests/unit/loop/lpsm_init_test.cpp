@@ -286,6 +286,28 @@ TEST_CASE("lpsm init words: in OPEN-INIT every wait is bounded by E_D_TOV; a los
     CHECK_FALSE(d.lpsm.awaits_init());
 }
 
+TEST_CASE("lpsm init words: the LIP of its initialization arriving again is no progress for E_D_TOV",
+          "[loop][lpsm][init]")
+{
+    // LIPs whose sender left the loop may go round for ever among other words; only a wait that makes no
+    // progress ends in E_D_TOV (docs/loop_init.md, "The LPSM in initialization").
+    Port d(config(0xEF, 1));
+    const Word orphan = Word::sequence(phy::OrderedSet::lip_failure(phy::AlPa{0xE2}));
+    for (int i = 0; i < 3; ++i) d.lpsm.receive(orphan);
+    REQUIRE(d.lpsm.state() == LpsmState::OpenInit);
+    REQUIRE(d.lpsm.awaits_init());
+    const auto before = d.lpsm.progress();
+    for (int round = 0; round < 4; ++round) {
+        d.lpsm.receive(kLipF7F7);  // too short a run to be recognised
+        d.lpsm.receive(Word::idle());
+        for (int i = 0; i < 3; ++i) d.lpsm.receive(orphan);
+    }
+    CHECK(d.lpsm.state() == LpsmState::OpenInit);
+    CHECK(d.lpsm.progress() == before);
+    for (int i = 0; i < 3; ++i) d.lpsm.receive(kLipF7F7);  // another initialization
+    CHECK(d.lpsm.progress() != before);
+}
+
 TEST_CASE("lpsm init words: a second initialization names the AL_PA in LIP(F7,x) and claims it in LIPA",
           "[loop][lpsm][init]")
 {
