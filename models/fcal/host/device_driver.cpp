@@ -29,7 +29,7 @@ DeviceDriver::DeviceDriver(sc_core::sc_module_name name, const DeviceDriverParam
     SC_METHOD(cpu_done);
     sensitive << cpu_event_;
     dont_initialize();
-    SC_METHOD(take_reports);
+    SC_METHOD(take_due_reports);
     sensitive << reports_event_;
     dont_initialize();
 }
@@ -38,6 +38,7 @@ void DeviceDriver::set_hba(hba::HbaFrontEnd* hba)
 {
     hbas_.clear();
     paths_.clear();
+    paths_link_downs_.clear();
     add_path(hba);
 }
 
@@ -45,6 +46,7 @@ void DeviceDriver::add_path(hba::HbaFrontEnd* hba)
 {
     hbas_.push_back(hba);
     paths_.push_back(PathState{});
+    paths_link_downs_.push_back(0);
 }
 
 std::size_t DeviceDriver::in_hba() const
@@ -75,24 +77,34 @@ void DeviceDriver::submit(hba::IoRequest* io)
     enqueue(Job{io, JobKind::Arrival, {}});
 }
 
-// With more than one path, what the HBAs report is taken one delta later, in path order: two HBAs that
-// report in one delta are taken in the same order whichever of them the kernel ran first (which
+// With more than one path, what the HBAs report is taken after the delta it was made in, in path order:
+// the reports of one delta are taken in the same order whichever HBA the kernel ran first (which
 // tracing changes). Each HBA's own reports keep their order.
 bool DeviceDriver::defer(Report report)
 {
     if (paths_.size() < 2) return false;
-    if (reports_.empty()) reports_event_.notify(sc_core::SC_ZERO_TIME);
+    report.delta = sc_core::sc_delta_count();
     reports_.push_back(std::move(report));
+    reports_event_.notify(sc_core::SC_ZERO_TIME);
     return true;
 }
 
-void DeviceDriver::take_reports()
+// The reports of earlier deltas (a prefix: they are kept in the order made); those of this delta wait
+// for the next. Called first by whichever of the driver's two processes runs first in a delta.
+void DeviceDriver::take_due_reports()
 {
-    std::stable_sort(reports_.begin(), reports_.end(), [](const Report& a, const Report& b) { return a.path < b.path; });
-    // What is taken may make an HBA report again at once: that report is taken in the next delta.
-    std::vector<Report> reports;
-    reports.swap(reports_);
-    for (Report& r : reports) {
+    if (reports_.empty()) return;  // (always, with one path)
+    const std::uint64_t now = sc_core::sc_delta_count();
+    std::size_t due = 0;
+    while (due < reports_.size() && reports_[due].delta < now) ++due;
+    // Those still waiting in the next delta (a report made outside the simulation, between two
+    // sc_start() calls, has the count of the first delta after it).
+    if (due < reports_.size()) reports_event_.notify(sc_core::SC_ZERO_TIME);
+    if (due == 0) return;
+    taking_.assign(std::make_move_iterator(reports_.begin()), std::make_move_iterator(reports_.begin() + static_cast<std::ptrdiff_t>(due)));
+    reports_.erase(reports_.begin(), reports_.begin() + static_cast<std::ptrdiff_t>(due));
+    std::stable_sort(taking_.begin(), taking_.end(), [](const Report& a, const Report& b) { return a.path < b.path; });
+    for (const Report& r : taking_) {
         switch (r.kind) {
         case Report::Kind::Complete:
             take_complete(r.io);
@@ -104,22 +116,22 @@ void DeviceDriver::take_reports()
             take_link_down(r.path, r.ios, r.lost_at);
             break;
         case Report::Kind::LinkUp:
-            take_link_up(r.path);
+            // Not if the path went down again after it (link_down closed it at once).
+            if (r.link_downs == paths_link_downs_[r.path]) take_link_up(r.path);
             break;
         }
     }
-    reports.clear();
-    if (reports_.empty()) reports_.swap(reports);  // keeps the capacity
+    taking_.clear();
 }
 
 void DeviceDriver::io_complete(hba::IoRequest* io)
 {
-    if (!defer(Report{Report::Kind::Complete, io->path, io, {}, {}, {}})) take_complete(io);
+    if (!defer(Report{Report::Kind::Complete, io->path, io, {}, {}, {}, 0, 0})) take_complete(io);
 }
 
 void DeviceDriver::io_aborted(hba::IoRequest* io, const std::string& reason)
 {
-    if (!defer(Report{Report::Kind::Aborted, io->path, io, reason, {}, {}})) take_aborted(io, reason);
+    if (!defer(Report{Report::Kind::Aborted, io->path, io, reason, {}, {}, 0, 0})) take_aborted(io, reason);
 }
 
 void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at)
@@ -128,13 +140,14 @@ void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba:
     // No request goes to it from now on, even before the report is taken: the HBA has given back what
     // it held, and would keep what came after.
     paths_[path].up = false;
-    if (!defer(Report{Report::Kind::LinkDown, path, nullptr, {}, ios, lost_at})) take_link_down(path, ios, lost_at);
+    ++paths_link_downs_[path];
+    if (!defer(Report{Report::Kind::LinkDown, path, nullptr, {}, ios, lost_at, 0, 0})) take_link_down(path, ios, lost_at);
 }
 
 void DeviceDriver::link_up(const hba::HbaFrontEnd* hba)
 {
     const std::size_t path = path_of(hba);
-    if (!defer(Report{Report::Kind::LinkUp, path, nullptr, {}, {}, {}})) take_link_up(path);
+    if (!defer(Report{Report::Kind::LinkUp, path, nullptr, {}, {}, {}, 0, paths_link_downs_[path]})) take_link_up(path);
 }
 
 void DeviceDriver::take_complete(hba::IoRequest* io)
@@ -220,6 +233,7 @@ void DeviceDriver::start_cpu()
 
 void DeviceDriver::cpu_done()
 {
+    take_due_reports();  // before the job that ends now, whichever of the two processes runs first
     const Job job = std::move(cpu_queue_.front());
     cpu_queue_.pop_front();
     cpu_busy_ = false;

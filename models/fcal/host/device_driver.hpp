@@ -29,9 +29,9 @@
 // and issued again on a path that is up, without using one of its retries. Its completion then
 // gives one failover time (from the loop's failure).
 //
-// With more than one path, what the HBAs report (completions, aborts, links down and up) is taken one
-// delta later, in path order, so that the order of two HBAs' reports in one delta is not the
-// kernel's (which tracing changes).
+// With more than one path, what the HBAs report (completions, aborts, links down and up) is taken after
+// the delta it was made in, in path order, so that the order of two HBAs' reports in one delta is
+// not the kernel's (which tracing changes); a link down closes its path at once.
 //
 // Reentrancy: the HBA's submit() may be called from inside its own io_complete() call, and the
 // completion callback may call submit() again.
@@ -131,9 +131,11 @@ private:
         std::string reason;                // Aborted
         std::vector<hba::IoRequest*> ios;  // LinkDown
         sc_core::sc_time lost_at;          // LinkDown
+        std::uint64_t delta;               // sc_delta_count() when made
+        std::uint64_t link_downs;          // LinkUp: its path's link downs until then
     };
     bool defer(Report report);  // false: one path, take it now
-    void take_reports();        // SC_METHOD on reports_event_
+    void take_due_reports();    // SC_METHOD on reports_event_, and first in cpu_done()
     void take_complete(hba::IoRequest* io);
     void take_aborted(hba::IoRequest* io, const std::string& reason);
     void take_link_down(std::size_t path, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at);
@@ -159,6 +161,8 @@ private:
     CompletionCallback on_complete_;
 
     std::vector<Report> reports_;
+    std::vector<Report> taking_;
+    std::vector<std::uint64_t> paths_link_downs_;  // by path
     sc_core::sc_event reports_event_;
     kernel::RingQueue<Job> cpu_queue_;  // front is on the CPU while cpu_busy_
     bool cpu_busy_ = false;

@@ -654,7 +654,8 @@ Word LPort::transmitting() const
 }
 
 // The latest of: its train's car or own word that has started by `now` (the fill word it planned
-// after it once that word has ended), and the last change it passed on that has reached it.
+// after it once that word has ended), and the last change it passed on that has reached it (on a
+// tie the change passed on, as splicing always took it).
 Word LPort::output_at(const sc_time& now, AtWordEnd at_end, sc_time& since) const
 {
     const auto ended = [&](const sc_time& end) { return at_end == AtWordEnd::TheFill ? end <= now : end < now; };

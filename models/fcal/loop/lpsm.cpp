@@ -692,6 +692,7 @@ void Lpsm::answer(LoopInitProcedure::Output out, double delay_s, unsigned min_li
 
 void Lpsm::finish_init()
 {
+    open_init_lip_.reset();
     sent_lip_ = false;
     last_lip_back_ = true;
     if (const auto a = init_.al_pa()) cfg_.al_pa = *a;
@@ -726,9 +727,10 @@ void Lpsm::leave_loop()
     // followed it (docs/loop_init.md, "Port bypass circuits"), and the buffer it took is free again,
     // so that back in the loop the port takes the frames its Login_BB_Credit promises. (An LI frame
     // took none.)
-    if (frame_for_us() && !rx_word_.frame->loop_init()) credit_.buffer_released(false);
+    if (frame_for_us() && !rx_word_.frame->loop_init()) credit_.buffer_released(false);  // (false: none was taken)
     drop_circuit_and_bid();
     lose_signal();
+    open_init_lip_.reset();
     sent_lip_ = false;
     last_lip_back_ = true;
     rx_ = Rx::Repeated;

@@ -97,3 +97,75 @@ TEST_CASE("multipath: round robin, per-HBA limits, and a link down re-issues eac
     CHECK(driver.failovers() == 2);
     CHECK(driver.failover_completions() == 2);
 }
+
+namespace {
+
+// Two drivers fed the same reports of one delta in opposite orders.
+struct TwoPaths {
+    host::DeviceDriver driver;
+    HoldingHba a, b;
+    std::deque<hba::IoRequest> ios = std::deque<hba::IoRequest>(5);
+    std::vector<std::uint64_t> ended;
+    explicit TwoPaths(const char* name) : driver(name, params())
+    {
+        driver.set_hba(&a);
+        driver.add_path(&b);
+        driver.set_completion_callback([this](hba::IoRequest* io) { ended.push_back(io->id); });
+        for (std::uint64_t i = 0; i < ios.size(); ++i) {
+            ios[i].id = i;
+            driver.submit(&ios[i]);
+        }
+    }
+    static host::DeviceDriverParams params()
+    {
+        host::DeviceDriverParams p;
+        p.completion_processing_s = 1e-6;
+        p.max_outstanding = 2;
+        p.multipath = host::Multipath::RoundRobin;
+        return p;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("multipath: what two HBAs report in one delta is taken in path order whichever reports first")
+{
+    TwoPaths first_a("first_a"), first_b("first_b");
+    sc_start(sc_time(10, SC_US));
+    for (TwoPaths* t : {&first_a, &first_b}) {
+        REQUIRE(t->a.given == std::vector<std::uint64_t>{0, 2});
+        REQUIRE(t->b.given == std::vector<std::uint64_t>{1, 3});
+        REQUIRE(t->driver.waiting() == 1);
+    }
+    // Each path completes one I/O in the same delta: path 0 first at one driver, path 1 first at the other.
+    first_a.driver.io_complete(first_a.a.take(0));
+    first_a.driver.io_complete(first_a.b.take(1));
+    first_b.driver.io_complete(first_b.b.take(1));
+    first_b.driver.io_complete(first_b.a.take(0));
+    sc_start(sc_time(10, SC_US));
+    for (TwoPaths* t : {&first_a, &first_b}) {
+        // Path 0's completion first: its slot takes the request waiting (round robin's turn is path 0's).
+        CHECK(t->ended == std::vector<std::uint64_t>{0, 1});
+        CHECK(t->a.given == std::vector<std::uint64_t>{0, 2, 4});
+        CHECK(t->b.given == std::vector<std::uint64_t>{1, 3});
+    }
+}
+
+TEST_CASE("multipath: a link up followed by a link down in one delta leaves the path down")
+{
+    TwoPaths t("driver");
+    sc_start(sc_time(10, SC_US));
+    std::vector<hba::IoRequest*> lost = t.a.held;
+    t.a.held.clear();
+    t.driver.link_down(&t.a, lost, sc_time(10, SC_US));
+    sc_start(sc_time(10, SC_US));
+    REQUIRE_FALSE(t.driver.path_up(0));
+    REQUIRE(t.driver.waiting() == 3);  // 4, then 0 and 2 given back: path 1 is full
+    // The link comes back and goes down again in one delta, before the driver took the first report.
+    t.driver.link_up(&t.a);
+    t.driver.link_down(&t.a, {}, sc_time(20, SC_US));
+    sc_start(sc_time(10, SC_US));
+    CHECK_FALSE(t.driver.path_up(0));
+    CHECK(t.a.given == std::vector<std::uint64_t>{0, 2});  // nothing went to the path that is down
+    CHECK(t.driver.waiting() == 3);
+}

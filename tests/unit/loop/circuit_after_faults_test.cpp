@@ -184,7 +184,8 @@ TEST_CASE("An opener that closed before its OPN came back finds its destination 
     // Port 1 is pulled and the loop initializes without it. Port 0 then has a frame for port 1 and one
     // for port 2: it opens port 1 (the oldest frame), closes at once for port 2's (preemption), and
     // its OPN comes back in XMITTED_CLOSE, its CLS behind it.
-    loop::Loop l("loop", ring({0x01, 0xE8, 0xE4, 0xE2}));
+    const loop::LoopConfig cfg = ring({0x01, 0xE8, 0xE4, 0xE2});
+    loop::Loop l("loop", cfg);
     l.port(0).set_transmit_queue(std::make_unique<PreemptingQueue>());
     test::Endpoint opener(l.port(0)), gone(l.port(1)), other(l.port(2));
     l.remove_port(1, "pull port 1");
@@ -199,7 +200,7 @@ TEST_CASE("An opener that closed before its OPN came back finds its destination 
     REQUIRE(sent_opn >= 0);
     REQUIRE(closed >= sent_opn);
     const double word_ns = l.port(0).timing().word_time().to_seconds() * 1e9;
-    const double round_trip_ns = 4 * 2.0 * 5.0 + 2 * 6 * word_ns;
+    const double round_trip_ns = 4 * cfg.hop_m[0] * cfg.propagation_ns_per_m + 2 * cfg.port_delay_words * word_ns;
     REQUIRE(closed - sent_opn < round_trip_ns);
     // The frame for the absent port is discarded, the other goes out on the next circuit.
     CHECK(gone.received.empty());
