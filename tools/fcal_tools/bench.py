@@ -18,8 +18,9 @@ Scenarios (every other parameter at its default):
   rtl           cmdf.impl=rtl (the baseline with the Verilated transmit queue)
 
 Columns of the main table:
-  x real time      simulated seconds per wall second: median over --reps runs (default 5) of
-                   results.sim_time_s / results.wall_time_s of the full run.
+  x real time      simulated seconds per wall second: median over --reps runs (default 5, taken in
+                   turn with the other scenarios' runs) of results.sim_time_s / results.wall_time_s of
+                   the full run.
   wall s           median results.wall_time_s of those runs.
   instr / I/O      instructions per simulated I/O in steady state, from valgrind --tool=callgrind (the
                    "summary:" line): a short run (workload.measured_ios=200) minus a tiny one
@@ -43,7 +44,8 @@ the tiny run), the targets of issue 19 against these figures, and the raw valgri
 With --quick: one rep unless --reps is given, the valgrind runs are shorter (measured_ios=20 and 1 with
 warmup_ios=0, so the pools' growth is counted), and the 1 s / 10 s runs are made for the baseline only
 (no callgrind at 1 s and 10 s). Without valgrind (or with --no-valgrind) the valgrind columns print
-"n/a". The timing runs are serial; the valgrind runs use two processes at a time. The script judges
+"n/a". The timing runs are serial and interleaved (round after round, one run of each scenario, after
+one untimed run of the baseline); the valgrind runs use two processes at a time. The script judges
 nothing (the targets table only compares). Standard library only.
 """
 from __future__ import annotations
@@ -220,15 +222,29 @@ def bench(a: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
     notes: list[str] = []
     failed = False
     with tempfile.TemporaryDirectory(prefix="fcal-bench-") as tmp:
-        # Timing runs, one at a time so that each has a core to itself.
+        # Timing runs, one at a time so that each has a core to itself, and interleaved: round after
+        # round, one run of each scenario, so that a spell in which the machine runs slow falls on
+        # one run of several scenarios rather than on every run of one. An untimed run first brings
+        # the program into the page cache.
         timing: dict[str, Any] = {}  # the figures of a scenario, or the exception that stopped it
-        for name, settings in SCENARIOS:
-            try:
-                runs = [timed_run(fcal_sim, settings, tmp) for _ in range(reps)]
-            except (SimError, ValueError, KeyError) as e:
-                timing[name] = e
-                failed = True
+        all_runs: dict[str, list[tuple[dict[str, Any], int | None]]] = {name: [] for name, _ in SCENARIOS}
+        try:
+            timed_run(fcal_sim, [], tmp)
+        except (SimError, ValueError, KeyError):
+            pass  # the baseline's own timed runs report it
+        for _ in range(reps):
+            for name, settings in SCENARIOS:
+                if name in timing:
+                    continue
+                try:
+                    all_runs[name].append(timed_run(fcal_sim, settings, tmp))
+                except (SimError, ValueError, KeyError) as e:
+                    timing[name] = e
+                    failed = True
+        for name, _ in SCENARIOS:
+            if name in timing:
                 continue
+            runs = all_runs[name]
             res = runs[0][0]
             ratios = [r["sim_time_s"] / r["wall_time_s"] for r, _ in runs if r["wall_time_s"] > 0]
             k = res["kernel"]

@@ -210,3 +210,96 @@ TEST_CASE("DMA: under round robin nothing runs ahead (a transfer requested later
     CHECK(b.ahead == 0);
     CHECK(b.ends == std::vector<sc_time>{ns(1000), ns(2000)});
 }
+
+namespace {
+
+// What crossed the socket: each transfer's address and length, and when.
+struct Crossing {
+    std::uint64_t address;
+    unsigned length;
+    sc_time at;
+    bool operator==(const Crossing& o) const { return address == o.address && length == o.length && at == o.at; }
+};
+
+// The jobs of one read fetched ahead, each `bytes` long and following the one before in memory from
+// `base`, the last ending in time; then another exchange's job.
+struct RunBench : hba::WorkOwner {
+    std::vector<Crossing> crossings;
+    std::vector<std::pair<std::uint64_t, sc_time>> handed;  // (serial, end) of each job, ahead or not
+    hba::DmaEngine dma;
+    explicit RunBench(const char* name)
+        : dma{name, hba::DmaParams{1e9, 0.0, hba::DmaPolicy::Fcfs},
+              [this](tlm::tlm_generic_payload& p, sc_time&) {
+                  crossings.push_back({p.get_address(), p.get_data_length(), sc_time_stamp()});
+                  p.set_response_status(tlm::TLM_OK_RESPONSE);
+              },
+              *this}
+    {
+    }
+    void work_done(hba::Work& w) override { handed.emplace_back(w.serial, sc_time_stamp()); }
+    void work_ahead(hba::Work& w, const sc_time& end) override { handed.emplace_back(w.serial, end); }
+
+    static std::vector<hba::DmaJob> read(std::uint64_t serial, std::uint64_t base, unsigned count, std::uint32_t bytes)
+    {
+        std::vector<hba::DmaJob> jobs;
+        for (unsigned i = 0; i < count; ++i) {
+            hba::DmaJob j = Bench::job(serial, bytes);
+            j.address = base + std::uint64_t{i} * bytes;
+            j.command = tlm::TLM_READ_COMMAND;
+            j.starts_ahead = true;
+            j.ends_ahead = i + 1 < count;
+            jobs.push_back(std::move(j));
+        }
+        return jobs;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("DMA: a run requested at once ends as requested job by job and crosses the socket as one transfer", "[hba][dma]")
+{
+    constexpr unsigned kFrames = 5;
+    constexpr std::uint32_t kBytes = 2048;
+    constexpr std::uint64_t kBase = 0x10000;
+    RunBench one_by_one("dma_one_by_one");
+    RunBench at_once("dma_at_once");
+    sc_start(sc_core::SC_ZERO_TIME);
+    for (hba::DmaJob& j : RunBench::read(5, kBase, kFrames, kBytes)) one_by_one.dma.request(std::move(j));
+    std::vector<hba::DmaJob> run = RunBench::read(5, kBase, kFrames, kBytes);
+    at_once.dma.request_run(run);
+    CHECK(run.empty());
+    for (RunBench* b : {&one_by_one, &at_once}) b->dma.request(Bench::job(6, 1000));
+    sc_start(20, sc_core::SC_US);
+
+    // Every job ends when it would one after the other (n * 2048 ns), exchange 6 after them.
+    std::vector<std::pair<std::uint64_t, sc_time>> expected;
+    for (unsigned i = 1; i <= kFrames; ++i) expected.emplace_back(5, ns(i * kBytes));
+    expected.emplace_back(6, ns(kFrames * kBytes + 1000));
+    CHECK(one_by_one.handed == expected);
+    CHECK(at_once.handed == expected);
+    CHECK(at_once.dma.busy_s() == Approx(one_by_one.dma.busy_s()).epsilon(1e-12));
+    // The same bytes crossed in the same instants: one by one, a transfer per job; at once, the run's
+    // bytes in one transfer at its start.
+    REQUIRE(one_by_one.crossings.size() == kFrames + 1);
+    for (unsigned i = 0; i < kFrames; ++i) CHECK(one_by_one.crossings[i] == Crossing{kBase + i * kBytes, kBytes, ns(0)});
+    REQUIRE(at_once.crossings.size() == 2);
+    CHECK(at_once.crossings[0] == Crossing{kBase, kFrames * kBytes, ns(0)});
+    CHECK(at_once.crossings[1] == one_by_one.crossings.back());
+}
+
+TEST_CASE("DMA: a run's transfer stops at 64 KiB and at a job that does not follow in memory", "[hba][dma]")
+{
+    RunBench b("dma_split");
+    sc_start(sc_core::SC_ZERO_TIME);
+    // 40 jobs of 2 KiB: 80 KiB, more than one transfer may carry.
+    std::vector<hba::DmaJob> run = RunBench::read(5, 0, 40, 2048);
+    // A gap before the last job: it crosses on its own.
+    run.back().address += 4096;
+    b.dma.request_run(run);
+    sc_start(100, sc_core::SC_US);
+    REQUIRE(b.crossings.size() == 3);
+    CHECK(b.crossings[0] == Crossing{0, 64 * 1024, ns(0)});
+    CHECK(b.crossings[1] == Crossing{64 * 1024, 39 * 2048 - 64 * 1024, ns(0)});
+    CHECK(b.crossings[2] == Crossing{39 * 2048 + 4096, 2048, ns(0)});
+    CHECK(b.handed.size() == 40);
+}
