@@ -77,6 +77,44 @@ void DeviceDriver::submit(hba::IoRequest* io)
     enqueue(Job{io, JobKind::Arrival, {}});
 }
 
+DeviceDriver::Report DeviceDriver::Report::complete(hba::IoRequest* io)
+{
+    Report r;
+    r.kind = Kind::Complete;
+    r.path = io->path;
+    r.io = io;
+    return r;
+}
+
+DeviceDriver::Report DeviceDriver::Report::aborted(hba::IoRequest* io, const std::string& reason)
+{
+    Report r;
+    r.kind = Kind::Aborted;
+    r.path = io->path;
+    r.io = io;
+    r.reason = reason;
+    return r;
+}
+
+DeviceDriver::Report DeviceDriver::Report::link_down(std::size_t path, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at)
+{
+    Report r;
+    r.kind = Kind::LinkDown;
+    r.path = path;
+    r.ios = ios;
+    r.lost_at = lost_at;
+    return r;
+}
+
+DeviceDriver::Report DeviceDriver::Report::link_up(std::size_t path, std::uint64_t link_downs)
+{
+    Report r;
+    r.kind = Kind::LinkUp;
+    r.path = path;
+    r.link_downs = link_downs;
+    return r;
+}
+
 // With more than one path, what the HBAs report is taken after the delta it was made in, in path order:
 // the reports of one delta are taken in the same order whichever HBA the kernel ran first (which
 // tracing changes). Each HBA's own reports keep their order.
@@ -126,12 +164,12 @@ void DeviceDriver::take_due_reports()
 
 void DeviceDriver::io_complete(hba::IoRequest* io)
 {
-    if (!defer(Report{Report::Kind::Complete, io->path, io, {}, {}, {}, 0, 0})) take_complete(io);
+    if (!defer(Report::complete(io))) take_complete(io);
 }
 
 void DeviceDriver::io_aborted(hba::IoRequest* io, const std::string& reason)
 {
-    if (!defer(Report{Report::Kind::Aborted, io->path, io, reason, {}, {}, 0, 0})) take_aborted(io, reason);
+    if (!defer(Report::aborted(io, reason))) take_aborted(io, reason);
 }
 
 void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at)
@@ -141,13 +179,13 @@ void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba:
     // it held, and would keep what came after.
     paths_[path].up = false;
     ++paths_link_downs_[path];
-    if (!defer(Report{Report::Kind::LinkDown, path, nullptr, {}, ios, lost_at, 0, 0})) take_link_down(path, ios, lost_at);
+    if (!defer(Report::link_down(path, ios, lost_at))) take_link_down(path, ios, lost_at);
 }
 
 void DeviceDriver::link_up(const hba::HbaFrontEnd* hba)
 {
     const std::size_t path = path_of(hba);
-    if (!defer(Report{Report::Kind::LinkUp, path, nullptr, {}, {}, {}, 0, paths_link_downs_[path]})) take_link_up(path);
+    if (!defer(Report::link_up(path, paths_link_downs_[path]))) take_link_up(path);
 }
 
 void DeviceDriver::take_complete(hba::IoRequest* io)

@@ -123,16 +123,23 @@ private:
         std::string reason;  // Abort
     };
 
-    // What an HBA reported (io_complete, io_aborted, link_down, link_up), taken later (defer).
+    // What an HBA reported (io_complete, io_aborted, link_down, link_up), taken later (defer). Each
+    // kind is made by its own function, which fills the fields of that kind.
     struct Report {
-        enum class Kind { Complete, Aborted, LinkDown, LinkUp } kind;
-        std::size_t path;
-        hba::IoRequest* io;
+        enum class Kind { Complete, Aborted, LinkDown, LinkUp };
+        static Report complete(hba::IoRequest* io);
+        static Report aborted(hba::IoRequest* io, const std::string& reason);
+        static Report link_down(std::size_t path, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at);
+        static Report link_up(std::size_t path, std::uint64_t link_downs);
+
+        Kind kind = Kind::Complete;
+        std::size_t path = 0;
+        hba::IoRequest* io = nullptr;      // Complete, Aborted
         std::string reason;                // Aborted
         std::vector<hba::IoRequest*> ios;  // LinkDown
         sc_core::sc_time lost_at;          // LinkDown
-        std::uint64_t delta;               // sc_delta_count() when made
-        std::uint64_t link_downs;          // LinkUp: its path's link downs until then
+        std::uint64_t delta = 0;           // sc_delta_count() when deferred
+        std::uint64_t link_downs = 0;      // LinkUp: its path's link downs until then
     };
     bool defer(Report report);  // false: one path, take it now
     void take_due_reports();    // SC_METHOD on reports_event_, and first in cpu_done()

@@ -301,6 +301,8 @@ private:
     void repeat_sequence(const sc_core::sc_time& limit, bool inclusive);
     void receive_init_word(const Word& w, const sc_core::sc_time& at);
     void set_answer_at(const sc_core::sc_time& at);
+    template <class F>
+    void start_own_lips(F&& lpsm_start, const sc_core::sc_time& now);
     void own_lip_sent(const sc_core::sc_time& now);
     void after_init_step(const sc_core::sc_time& now);
     void end_minimum_lips(const sc_core::sc_time& now);

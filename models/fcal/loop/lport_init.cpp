@@ -16,6 +16,28 @@ namespace fcal::loop {
 
 using sc_core::sc_time;
 
+// The LPSM starts sending LIPs of its own by `lpsm_start` (Lpsm::initialize(), or
+// Lpsm::e_d_tov_expired() for a new try): the port times them from the word it sends now.
+template <class F>
+void LPort::start_own_lips(F&& lpsm_start, const sc_time& now)
+{
+    const bool lips_out = lpsm_.own_lips_out();
+    if (!lips_out) lips_out_since_.reset();  // its LIPs from now on (own_lip_sent())
+    lpsm_start();
+    init_busy_ = true;
+    // Its LIPs start when the word it sends now ends (the LPSM counts them from there): now if that word
+    // ended already (a port on the fast path takes note of its end, and of the fill word it sent ahead
+    // after it, only in its next run; plan_own_word_end()).
+    lips_since_ = tx_own_ ? std::max(tx_end_, now) : now;
+    // Until then no LIP of its own is out: a LIP like it that arrives meanwhile is another port's, not its
+    // own back (LIP(F7,F7) names no sender; docs/loop_init.md, "The LPSM in initialization"). The first
+    // that leaves counts them (own_lip_sent()).
+    if (!lips_out && tx_own_ && tx_end_ > now) lpsm_.own_lips_lost();
+    // Its own LIPs still arriving made it the originator at once (Lpsm::initialize() drops any
+    // earlier answer): its LISM waits for its minimum of LIPs, as for LIPs that come back later.
+    if (lpsm_.answer_pending()) set_answer_at(now);
+}
+
 void LPort::initialize(std::optional<phy::OrderedSet> lip)
 {
     wake();
@@ -26,22 +48,8 @@ void LPort::initialize(std::optional<phy::OrderedSet> lip)
     drop_deferred_frames_after(kernel::now());
     in_.stop_all_waiting();
     const bool started = !lpsm_.in_initialization();
-    const bool lips_out = lpsm_.own_lips_out();
-    if (!lips_out) lips_out_since_.reset();  // its LIPs from now on (own_lip_sent())
-    lpsm_.initialize(lip);
-    init_busy_ = true;
-    // Its LIPs start when the word it sends now ends (the LPSM counts them from there): now if that word
-    // ended already (a port on the fast path takes note of its end, and of the fill word it sent ahead
-    // after it, only in its next run; plan_own_word_end()).
     const sc_time now = kernel::now();
-    lips_since_ = tx_own_ ? std::max(tx_end_, now) : now;
-    // Until then no LIP of its own is out: a LIP like it that arrives meanwhile is another port's, not its
-    // own back (LIP(F7,F7) names no sender; docs/loop_init.md, "The LPSM in initialization"). The first
-    // that leaves counts them (own_lip_sent()).
-    if (!lips_out && tx_own_ && tx_end_ > now) lpsm_.own_lips_lost();
-    // Its own LIPs still arriving made it the originator at once (Lpsm::initialize() drops any
-    // earlier answer): its LISM waits for its minimum of LIPs, as for LIPs that come back later.
-    if (lpsm_.answer_pending()) set_answer_at(now);
+    start_own_lips([&] { lpsm_.initialize(lip); }, now);
     if (started) recall_passed_through(now);
     kick();
 }
@@ -163,14 +171,7 @@ void LPort::update_e_d_tov()
 void LPort::e_d_tov_expired()
 {
     if (!lpsm_.awaits_init() || lpsm_.progress() != e_d_tov_progress_ || activity_.loop_open()) return;
-    const bool lips_out = lpsm_.own_lips_out();
-    if (!lips_out) lips_out_since_.reset();
-    lpsm_.e_d_tov_expired();
-    init_busy_ = true;
-    const sc_time now = kernel::now();
-    lips_since_ = tx_own_ ? std::max(tx_end_, now) : now;  // as in initialize()
-    if (!lips_out && tx_own_ && tx_end_ > now) lpsm_.own_lips_lost();
-    if (lpsm_.answer_pending()) set_answer_at(now);  // as in initialize()
+    start_own_lips([this] { lpsm_.e_d_tov_expired(); }, kernel::now());
     kick();
 }
 

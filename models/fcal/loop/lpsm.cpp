@@ -726,8 +726,9 @@ void Lpsm::leave_loop()
     // A frame for us whose EOF has not arrived never will: it is lost in the open slot with what
     // followed it (docs/loop_init.md, "Port bypass circuits"), and the buffer it took is free again,
     // so that back in the loop the port takes the frames its Login_BB_Credit promises. (An LI frame
-    // took none.)
-    if (frame_for_us() && !rx_word_.frame->loop_init()) credit_.buffer_released(false);  // (false: none was taken)
+    // took none.) Out of the loop it owes no R_RDY for it. The result needs no check: the frame took a
+    // buffer when it began (receive() reports one that came without credit).
+    if (frame_for_us() && !rx_word_.frame->loop_init()) (void)credit_.buffer_released(false);
     drop_circuit_and_bid();
     lose_signal();
     open_init_lip_.reset();

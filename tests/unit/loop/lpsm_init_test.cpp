@@ -306,6 +306,14 @@ TEST_CASE("lpsm init words: the LIP of its initialization arriving again is no p
     CHECK(d.lpsm.progress() == before);
     for (int i = 0; i < 3; ++i) d.lpsm.receive(kLipF7F7);  // another initialization
     CHECK(d.lpsm.progress() != before);
+    // Leaving the loop ends that initialization, and the LPSM forgets its LIP: back in the loop the same
+    // LIP is recognised again, a new initialization, which is progress.
+    d.lpsm.leave_loop();
+    REQUIRE(d.lpsm.state() == LpsmState::Monitoring);
+    const auto left = d.lpsm.progress();
+    for (int i = 0; i < 3; ++i) d.lpsm.receive(kLipF7F7);
+    CHECK(d.lpsm.state() == LpsmState::OpenInit);
+    CHECK(d.lpsm.progress() != left);
 }
 
 TEST_CASE("lpsm init words: a second initialization names the AL_PA in LIP(F7,x) and claims it in LIPA",
