@@ -77,23 +77,22 @@ void DeviceDriver::submit(hba::IoRequest* io)
     enqueue(Job{io, JobKind::Arrival, {}});
 }
 
-// With more than one path, what the HBAs report is taken after the delta it was made in, in path order:
-// the reports of one delta are taken in the same order whichever HBA the kernel ran first (which
-// tracing changes). Each HBA's own reports keep their order.
-bool DeviceDriver::defer(Report report)
+// What the HBAs report is taken after the delta it was made in, in path order: the reports of one delta
+// are taken in the same order whichever HBA the kernel ran first, and after the job the CPU ends in that
+// delta whichever of the CPU and the HBA the kernel ran first (which tracing changes; with one path as
+// with two). Each HBA's own reports keep their order.
+void DeviceDriver::defer(Report report)
 {
-    if (paths_.size() < 2) return false;
     report.delta = sc_core::sc_delta_count();
     reports_.push_back(std::move(report));
     reports_event_.notify(sc_core::SC_ZERO_TIME);
-    return true;
 }
 
 // The reports of earlier deltas (a prefix: they are kept in the order made); those of this delta wait
 // for the next. Called first by whichever of the driver's two processes runs first in a delta.
 void DeviceDriver::take_due_reports()
 {
-    if (reports_.empty()) return;  // (always, with one path)
+    if (reports_.empty()) return;
     const std::uint64_t now = sc_core::sc_delta_count();
     std::size_t due = 0;
     while (due < reports_.size() && reports_[due].delta < now) ++due;
@@ -126,12 +125,12 @@ void DeviceDriver::take_due_reports()
 
 void DeviceDriver::io_complete(hba::IoRequest* io)
 {
-    if (!defer(Report{Report::Kind::Complete, io->path, io, {}, {}, {}, 0, 0})) take_complete(io);
+    defer(Report{Report::Kind::Complete, io->path, io, {}, {}, {}, 0, 0});
 }
 
 void DeviceDriver::io_aborted(hba::IoRequest* io, const std::string& reason)
 {
-    if (!defer(Report{Report::Kind::Aborted, io->path, io, reason, {}, {}, 0, 0})) take_aborted(io, reason);
+    defer(Report{Report::Kind::Aborted, io->path, io, reason, {}, {}, 0, 0});
 }
 
 void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at)
@@ -141,13 +140,13 @@ void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba:
     // it held, and would keep what came after.
     paths_[path].up = false;
     ++paths_link_downs_[path];
-    if (!defer(Report{Report::Kind::LinkDown, path, nullptr, {}, ios, lost_at, 0, 0})) take_link_down(path, ios, lost_at);
+    defer(Report{Report::Kind::LinkDown, path, nullptr, {}, ios, lost_at, 0, 0});
 }
 
 void DeviceDriver::link_up(const hba::HbaFrontEnd* hba)
 {
     const std::size_t path = path_of(hba);
-    if (!defer(Report{Report::Kind::LinkUp, path, nullptr, {}, {}, {}, 0, paths_link_downs_[path]})) take_link_up(path);
+    defer(Report{Report::Kind::LinkUp, path, nullptr, {}, {}, {}, 0, paths_link_downs_[path]});
 }
 
 void DeviceDriver::take_complete(hba::IoRequest* io)
