@@ -115,23 +115,22 @@ DeviceDriver::Report DeviceDriver::Report::link_up(std::size_t path, std::uint64
     return r;
 }
 
-// With more than one path, what the HBAs report is taken after the delta it was made in, in path order:
-// the reports of one delta are taken in the same order whichever HBA the kernel ran first (which
-// tracing changes). Each HBA's own reports keep their order.
-bool DeviceDriver::defer(Report report)
+// What the HBAs report is taken after the delta it was made in, in path order: the reports of one delta
+// are taken in the same order whichever HBA the kernel ran first, and after the job the CPU ends in that
+// delta whichever of the CPU and the HBA the kernel ran first (which tracing changes; with one path as
+// with two). Each HBA's own reports keep their order.
+void DeviceDriver::defer(Report report)
 {
-    if (paths_.size() < 2) return false;
     report.delta = sc_core::sc_delta_count();
     reports_.push_back(std::move(report));
     reports_event_.notify(sc_core::SC_ZERO_TIME);
-    return true;
 }
 
 // The reports of earlier deltas (a prefix: they are kept in the order made); those of this delta wait
 // for the next. Called first by whichever of the driver's two processes runs first in a delta.
 void DeviceDriver::take_due_reports()
 {
-    if (reports_.empty()) return;  // (always, with one path)
+    if (reports_.empty()) return;
     const std::uint64_t now = sc_core::sc_delta_count();
     std::size_t due = 0;
     while (due < reports_.size() && reports_[due].delta < now) ++due;
@@ -164,12 +163,12 @@ void DeviceDriver::take_due_reports()
 
 void DeviceDriver::io_complete(hba::IoRequest* io)
 {
-    if (!defer(Report::complete(io))) take_complete(io);
+    defer(Report::complete(io));
 }
 
 void DeviceDriver::io_aborted(hba::IoRequest* io, const std::string& reason)
 {
-    if (!defer(Report::aborted(io, reason))) take_aborted(io, reason);
+    defer(Report::aborted(io, reason));
 }
 
 void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba::IoRequest*>& ios, const sc_core::sc_time& lost_at)
@@ -179,13 +178,13 @@ void DeviceDriver::link_down(const hba::HbaFrontEnd* hba, const std::vector<hba:
     // it held, and would keep what came after.
     paths_[path].up = false;
     ++paths_link_downs_[path];
-    if (!defer(Report::link_down(path, ios, lost_at))) take_link_down(path, ios, lost_at);
+    defer(Report::link_down(path, ios, lost_at));
 }
 
 void DeviceDriver::link_up(const hba::HbaFrontEnd* hba)
 {
     const std::size_t path = path_of(hba);
-    if (!defer(Report::link_up(path, paths_link_downs_[path]))) take_link_up(path);
+    defer(Report::link_up(path, paths_link_downs_[path]));
 }
 
 void DeviceDriver::take_complete(hba::IoRequest* io)

@@ -29,12 +29,13 @@
 // and issued again on a path that is up, without using one of its retries. Its completion then
 // gives one failover time (from the loop's failure).
 //
-// With more than one path, what the HBAs report (completions, aborts, links down and up) is taken after
-// the delta it was made in, in path order, so that the order of two HBAs' reports in one delta is
-// not the kernel's (which tracing changes); a link down closes its path at once.
+// What the HBAs report (completions, aborts, links down and up) is taken after the delta it was made
+// in, in path order, so that neither the order of two HBAs' reports in one delta nor that of a report
+// and the job the CPU ends in that delta is the kernel's (which tracing changes); a link down closes
+// its path at once.
 //
-// Reentrancy: the HBA's submit() may be called from inside its own io_complete() call, and the
-// completion callback may call submit() again.
+// Reentrancy: the completion callback may call submit() again. The HBA's submit() is never called from
+// inside its own io_complete() or io_aborted() (they are taken later).
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -141,7 +142,7 @@ private:
         std::uint64_t delta = 0;           // sc_delta_count() when deferred
         std::uint64_t link_downs = 0;      // LinkUp: its path's link downs until then
     };
-    bool defer(Report report);  // false: one path, take it now
+    void defer(Report report);
     void take_due_reports();    // SC_METHOD on reports_event_, and first in cpu_done()
     void take_complete(hba::IoRequest* io);
     void take_aborted(hba::IoRequest* io, const std::string& reason);

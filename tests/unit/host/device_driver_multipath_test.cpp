@@ -8,38 +8,13 @@
 #include <systemc>
 #include <vector>
 
+#include "fake_hba.hpp"
 #include "fcal/host/device_driver.hpp"
 
 using namespace fcal;
 using sc_core::SC_US;
 using sc_core::sc_start;
 using sc_core::sc_time;
-
-namespace {
-
-// An HBA that keeps what it is given until the test completes it.
-struct HoldingHba : hba::HbaFrontEnd {
-    std::vector<hba::IoRequest*> held;
-    std::vector<std::uint64_t> given;  // ids, in order
-    void submit(hba::IoRequest* io) override
-    {
-        held.push_back(io);
-        given.push_back(io->id);
-    }
-    hba::IoRequest* take(std::uint64_t id)
-    {
-        for (auto it = held.begin(); it != held.end(); ++it)
-            if ((*it)->id == id) {
-                hba::IoRequest* io = *it;
-                held.erase(it);
-                return io;
-            }
-        FAIL("the HBA does not hold I/O " << id);
-        return nullptr;
-    }
-};
-
-}  // namespace
 
 TEST_CASE("multipath: round robin, per-HBA limits, and a link down re-issues each request once on the other path")
 {
@@ -48,7 +23,7 @@ TEST_CASE("multipath: round robin, per-HBA limits, and a link down re-issues eac
     p.max_outstanding = 2;
     p.multipath = host::Multipath::RoundRobin;
     host::DeviceDriver driver("driver", p);
-    HoldingHba a, b;
+    test::HoldingHba a, b;
     driver.set_hba(&a);
     driver.add_path(&b);
     std::map<std::uint64_t, unsigned> ends;
@@ -103,7 +78,7 @@ namespace {
 // Two drivers fed the same reports of one delta in opposite orders.
 struct TwoPaths {
     host::DeviceDriver driver;
-    HoldingHba a, b;
+    test::HoldingHba a, b;
     std::deque<hba::IoRequest> ios = std::deque<hba::IoRequest>(5);
     std::vector<std::uint64_t> ended;
     explicit TwoPaths(const char* name) : driver(name, params())

@@ -173,7 +173,8 @@ TEST_CASE("Driver reports a completion it never handed to the HBA", "[driver]")
     Bench b(params(0, 0, 2), sc_time(10, SC_US));
     sc_start(SC_ZERO_TIME);
     hba::IoRequest stray;
-    REQUIRE_THROWS(b.driver.io_complete(&stray));
+    b.driver.io_complete(&stray);  // taken after the delta it was made in
+    REQUIRE_THROWS(sc_start(sc_time(1, SC_US)));
 }
 
 TEST_CASE("Driver parameters are checked", "[driver]")
@@ -285,4 +286,83 @@ TEST_CASE("Driver's per-disk limit: an aborted request frees its disk's place an
     REQUIRE(b.driver.retries() == 1);
     REQUIRE(b.hba.max_in_flight_per_disk == std::vector<std::size_t>{1});
     b.require_conserved();
+}
+
+// What the HBA reports in the delta in which the driver's CPU ends a job is taken after that job, whichever of
+// the two processes the SystemC kernel runs first (docs/host.md, "Dual loops and multipath": the order is the
+// kernel's, and tracing changes it). Arrivals and completions take 1 us, two requests fit in the HBA. I/O 0 is
+// back at 3 us; its completion processing ends at 4 us and the workload issues I/O 2 on it; in that instant
+// the HBA reports I/O 1 aborted (its timer). The CPU takes I/O 2's arrival first (2 to the HBA at 5 us), then
+// the abort (1 again at 6 us). The HBA's report is armed before the driver's job is started (at 0 us: the
+// kernel then ran the report first) or after it (at 3.5 us: the job first).
+namespace {
+
+struct ReportAsAJobEnds : sc_core::sc_module {
+    host::DeviceDriver driver;
+    test::HoldingHba hba;
+    std::deque<hba::IoRequest> ios = std::deque<hba::IoRequest>(3);
+    bool arm_early;
+    sc_core::sc_event complete_at, arm_at, abort_at;
+
+    SC_HAS_PROCESS(ReportAsAJobEnds);
+    ReportAsAJobEnds(sc_core::sc_module_name name, bool early)
+        : sc_module(name), driver("driver", driver_params()), arm_early(early)
+    {
+        driver.set_hba(&hba);
+        driver.set_completion_callback([this](hba::IoRequest* io) {
+            if (io->id == 0) driver.submit(&ios[2]);  // a closed workload's next request
+        });
+        for (std::uint64_t i = 0; i < ios.size(); ++i) ios[i].id = i;
+        SC_METHOD(start);
+        SC_METHOD(report_complete);
+        sensitive << complete_at;
+        dont_initialize();
+        SC_METHOD(arm_abort);
+        sensitive << arm_at;
+        dont_initialize();
+        SC_METHOD(report_abort);
+        sensitive << abort_at;
+        dont_initialize();
+    }
+    static host::DeviceDriverParams driver_params()
+    {
+        host::DeviceDriverParams p = params(1e-6, 1e-6, 2);
+        p.retries = 1;
+        return p;
+    }
+    void start()
+    {
+        driver.submit(&ios[0]);
+        driver.submit(&ios[1]);
+        complete_at.notify(sc_time(3, SC_US));
+        if (arm_early)
+            abort_at.notify(sc_time(4, SC_US));
+        else
+            arm_at.notify(sc_time(3.5, SC_US));
+    }
+    void report_complete() { driver.io_complete(hba.take(0)); }
+    void arm_abort() { abort_at.notify(sc_time(0.5, SC_US)); }
+    void report_abort() { driver.io_aborted(hba.take(1), "test abort"); }
+};
+
+void check_the_job_goes_first(bool arm_early)
+{
+    ReportAsAJobEnds t("bench", arm_early);
+    sc_start(sc_time(20, SC_US));
+    CHECK(t.hba.given == std::vector<std::uint64_t>{0, 1, 2, 1});
+    CHECK(t.ios[2].to_hba == sc_time(5, SC_US));
+    CHECK(t.ios[1].to_hba == sc_time(6, SC_US));
+    CHECK(t.driver.retries() == 1);
+}
+
+}  // namespace
+
+TEST_CASE("Driver takes a report made as its CPU ends a job after that job: report armed first", "[driver][recovery]")
+{
+    check_the_job_goes_first(true);
+}
+
+TEST_CASE("Driver takes a report made as its CPU ends a job after that job: job armed first", "[driver][recovery]")
+{
+    check_the_job_goes_first(false);
 }

@@ -1,6 +1,9 @@
 #pragma once
-// Stands in for the initiator HBA in the host tests: completes each request a fixed latency after
-// it was handed over (the latency may depend on the disk), and keeps a record of what it saw.
+// Stand-ins for the initiator HBA in the host tests. FakeHba completes each request a fixed latency
+// after it was handed over (the latency may depend on the disk), and keeps a record of what it saw;
+// HoldingHba keeps what it is given until the test takes it back to report it.
+#include <catch2/catch.hpp>
+
 #include <functional>
 #include <map>
 #include <systemc>
@@ -83,6 +86,27 @@ private:
     std::function<sc_core::sc_time(const hba::IoRequest&)> latency_;
     std::multimap<sc_core::sc_time, hba::IoRequest*> pending_;
     sc_core::sc_event due_event_;
+};
+
+struct HoldingHba : hba::HbaFrontEnd {
+    std::vector<hba::IoRequest*> held;
+    std::vector<std::uint64_t> given;  // ids, in order
+    void submit(hba::IoRequest* io) override
+    {
+        held.push_back(io);
+        given.push_back(io->id);
+    }
+    hba::IoRequest* take(std::uint64_t id)
+    {
+        for (auto it = held.begin(); it != held.end(); ++it)
+            if ((*it)->id == id) {
+                hba::IoRequest* io = *it;
+                held.erase(it);
+                return io;
+            }
+        FAIL("the HBA does not hold I/O " << id);
+        return nullptr;
+    }
 };
 
 inline std::function<sc_core::sc_time(const hba::IoRequest&)> fixed_latency(sc_core::sc_time t)

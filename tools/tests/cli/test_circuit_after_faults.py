@@ -26,8 +26,13 @@
   buffer is free again (docs/loop_init.md, "Port bypass circuits"). Bit errors need not hit anything: enabled,
   they make every port take each word as it arrives (docs/faults.md, "Bit errors on the loop").
 
-Each run must end by itself (exit 0) with the I/O account balanced; the first two and the pulled disk's also with
-the same results traced (the full path) as untraced (the fast path, docs/loop.md)."""
+Each run must end by itself (exit 0) with the I/O account balanced; all but the pulled disk's under bit errors also
+with the same results traced (the full path) as untraced (the fast path, docs/loop.md). The own OPN's run did not:
+at 24.93 ms the driver's CPU ended a job (an I/O failed, and the workload issued the next one) in the very delta
+in which the HBA's ABTS timer reported another I/O aborted, and with one loop the driver took the report at once,
+so which of the two jobs its CPU did first was the kernel's order of the two processes, which tracing changes
+(a difference of one completion processing, 50 us, and 4.5 us at the end). The driver takes what an HBA reports
+after the delta it was made in, with one loop as with two (docs/host.md, "Dual loops and multipath")."""
 from __future__ import annotations
 
 from conftest import ended_balanced, failed_disks, fast_and_traced, sets
@@ -94,7 +99,7 @@ def test_an_enable_while_an_opn_passes_the_slot(fcal_sim, tmp_path):
 
 
 def test_the_own_opn_back_after_a_preemptive_close(fcal_sim, tmp_path):
-    res = results(fcal_sim, tmp_path, OWN_OPN_BACK_AFTER_CLOSE)
+    res = fast_and_full(fcal_sim, tmp_path, OWN_OPN_BACK_AFTER_CLOSE)
     assert res["outstanding_ios"] == 0
     assert [d["state"] for d in res["disks"]] == ["failed" if d == 2 else "removed" if d == 7 else "present"
                                                   for d in range(8)]
