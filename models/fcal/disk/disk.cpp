@@ -148,6 +148,11 @@ void Disk::write_data_in(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
 
 void Disk::abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd)
 {
+    // An abort in the very instant the actuator's operation ends comes after that end, whichever of
+    // the two processes the kernel runs first: the end is taken now (a command done sends its Ready
+    // from within this call), and the abort meets what is left (docs/disk.md, "The TLM-2.0
+    // protocol"). The end's own wake, if already triggered, is then stale (actuator_event).
+    if (!concurrent() && busy_ && !paused_ && actuator_due_ == sc_time_stamp()) actuator_event();
     const std::uint64_t tag = cmd.tag;
     bool held = writes_waiting_.erase(tag) > 0;
     if (scheduler_.remove([tag](const Task& t) { return t.tag == tag && t.holds_slot; })) held = true;
@@ -301,12 +306,12 @@ void Disk::arm_actuator(const sc_time& delay)
 
 void Disk::actuator_event()
 {
-    // A wake that is not the actuator's current operation ending: the operation it was for was
-    // aborted in the very instant it ended, after its notification had been triggered (cancel() then
-    // comes too late), and the actuator is idle, paused or busy with a later one (docs/disk.md,
-    // "The TLM-2.0 protocol"). Busy with a later one, it wakes for that one's end: that stale wake may
-    // have taken the place of its notification (a zero delay armed in the instant, then a step's
-    // timed notification dropped by SystemC behind the pending delta one).
+    // A wake that is not the actuator's current operation ending: an abort in the very instant the
+    // operation ended took that end first (abort_command), after its notification had been triggered
+    // (cancel() then comes too late), and the actuator is idle, paused or busy with a later one
+    // (docs/disk.md, "The TLM-2.0 protocol"). Busy with a later one, it wakes for that one's end:
+    // that stale wake may have taken the place of its notification (a zero delay armed in the
+    // instant, then a step's timed notification dropped by SystemC behind the pending delta one).
     if (!busy_ || paused_) return;
     const sc_time now = sc_time_stamp();
     if (now < actuator_due_) {

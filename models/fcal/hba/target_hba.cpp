@@ -333,15 +333,17 @@ void TargetHba::abort_exchange(const fcp::FcFrame& abts)
     cpu_.run(delays_.xfer_rdy_or_rsp, {kBaAccBuilt, 0, false, 0, fcp::make_ba_acc(abts)});
 }
 
-// The exchange stops here: its DMA transfers and pending steps are dropped, the disk drops its
-// command, and frames that still come for it are counted as late.
+// The exchange stops here: the disk drops its command, its DMA transfers and pending steps are
+// dropped, and frames that still come for it are counted as late. The disk first: a service ending in
+// this very instant ends before the abort, its Ready coming within the abort's call (docs/disk.md,
+// "The TLM-2.0 protocol"), and what that starts is dropped with the rest, as when the end came first.
 void TargetHba::drop(std::uint16_t rx_id)
 {
+    if (active(rx_id).at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
     Active& a = active(rx_id);
     timers_.cancel(a.timer);
     dma_.cancel_exchange(a.serial);
     take_back_ahead(a);
-    if (a.at_disk) disk_command(rx_id, fcal::disk::CommandKind::Abort);
     close(rx_id);
     recovery_.exchange_dropped(rx_id);
 }

@@ -345,37 +345,49 @@ struct AtInstant : sc_core::sc_module {
     void run() { act(); }
 };
 
-// The abort of the read in service comes in the instant its service ends, once the end's notification
-// has been triggered (too late to cancel) but before the actuator's process ran: that wake is stale.
-// `another`: a second read is queued, and starts when the first is abandoned.
-void abort_as_service_ends(bool another)
+// The abort of the read in service comes in the instant its service ends (docs/disk.md, "The TLM-2.0
+// protocol"). `abort_first`: once the end's notification has been triggered (too late to cancel) but
+// before the actuator's process ran; otherwise a delta after the actuator's process ended the read.
+// Either way the end comes first: the read is done (its Ready, in the first case from within the
+// abort's call), and the abort finds no slot held and drops its data. `another`: a second read is
+// queued, and starts when the first ends.
+void abort_as_service_ends(bool another, bool abort_first)
 {
     Bench bench("bench", baseline());
     AtInstant at("at");
     bool aborted_first = false;
+    bool ready_within = false;
     at.act = [&] {
         aborted_first = bench.ready.count(1) == 0;
         REQUIRE(bench.abort(1) == tlm::TLM_OK_RESPONSE);
+        ready_within = aborted_first && bench.ready.count(1) == 1;
     };
+    if (!abort_first)
+        bench.on_ready = [&](std::uint64_t tag) {
+            if (tag == 1) at.when.notify(SC_ZERO_TIME);
+        };
     sc_start(SC_ZERO_TIME);
-    at.when.notify(kService64k);
+    if (abort_first) at.when.notify(kService64k);
     REQUIRE(bench.accepted(true, 65536, 1));
     if (another) REQUIRE(bench.accepted(true, 65536, 2));
     sc_start(20, SC_MS);
-    // The case to check: the abort ran before the actuator's process in that instant.
-    REQUIRE(aborted_first);
-    REQUIRE(bench.ready.count(1) == 0);
-    REQUIRE(bench.disk.stats().commands_aborted == 1);
+    // The case to check: the abort ran before (or after) the actuator's process in that instant.
+    REQUIRE(aborted_first == abort_first);
+    REQUIRE(ready_within == abort_first);
+    REQUIRE(bench.ready.at(1) == kService64k);
+    REQUIRE(bench.disk.stats().commands_aborted == 0);
     REQUIRE(bench.disk.queued() == 0);
+    REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 1, 0, 2048) == tlm::TLM_GENERIC_ERROR_RESPONSE);
     if (another) {
-        // Read 2 takes its whole service from the abort on.
+        // Read 2 takes its whole service from the end of read 1 on.
         REQUIRE(bench.ready.at(2) == kService64k + kService64k);
-        REQUIRE(bench.disk.stats().commands_served == 1);
+        REQUIRE(bench.disk.stats().commands_served == 2);
         REQUIRE(bench.data(tlm::TLM_READ_COMMAND, 2, 0, 65536) == tlm::TLM_OK_RESPONSE);
         return;
     }
-    REQUIRE(bench.ready.empty());
-    REQUIRE(bench.disk.stats().commands_served == 0);
+    REQUIRE(bench.ready.size() == 1);
+    REQUIRE(bench.disk.stats().commands_served == 1);
+    REQUIRE(bench.disk.stats().busy_time == kService64k);
     // The disk is idle and takes the next command.
     REQUIRE(bench.accepted(true, 65536, 3));
     sc_start(20, SC_MS);
@@ -384,14 +396,19 @@ void abort_as_service_ends(bool another)
 
 }  // namespace
 
-TEST_CASE("Disk abort in the instant the read in service ends; nothing queued", "[disk][recovery]")
+TEST_CASE("Disk abort in the instant the read in service ends meets it done; nothing queued", "[disk][recovery]")
 {
-    abort_as_service_ends(false);
+    abort_as_service_ends(false, true);
 }
 
-TEST_CASE("Disk abort in the instant the read in service ends; the next read starts", "[disk][recovery]")
+TEST_CASE("Disk abort in the instant the read in service ends meets it done; the next read starts", "[disk][recovery]")
 {
-    abort_as_service_ends(true);
+    abort_as_service_ends(true, true);
+}
+
+TEST_CASE("Disk abort a delta after the read in service ended in that instant meets it done as well", "[disk][recovery]")
+{
+    abort_as_service_ends(true, false);
 }
 
 TEST_CASE("Disk abort after a read is done drops its data; an unknown tag is no error", "[disk][recovery]")
