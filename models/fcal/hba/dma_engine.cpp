@@ -8,11 +8,6 @@
 
 namespace fcal::hba {
 
-namespace {
-// The most bytes one transfer over the socket carries (the scratch buffer's size at most).
-constexpr std::uint32_t kBatchLimit = 64 * 1024;
-}  // namespace
-
 DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport, WorkOwner& owner)
     : sc_module(name), params_(params), sched_overhead_(params.sched_overhead_s, sc_core::SC_SEC), transport_(std::move(transport)), owner_(owner)
 {
@@ -26,32 +21,11 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Tran
 
 void DmaEngine::request(DmaJob job)
 {
-    const bool nothing_waiting = waiting_ == 0;
-    enqueue(std::move(job));
-    start(nothing_waiting);
-}
-
-void DmaEngine::request_run(std::vector<DmaJob>& jobs)
-{
-    if (jobs.empty()) return;
-    const bool nothing_waiting = waiting_ == 0;
-    for (DmaJob& job : jobs) enqueue(std::move(job));
-    jobs.clear();
-    start(nothing_waiting);
-}
-
-void DmaEngine::enqueue(DmaJob job)
-{
     ++waiting_;
     if (params_.policy == DmaPolicy::Fcfs)
         fifo_.push_back(std::move(job));
     else
         per_transfer_[job.transfer].push_back(std::move(job));
-}
-
-// Jobs were queued; `nothing_waiting`: none was waiting before them.
-void DmaEngine::start(bool nothing_waiting)
-{
     if (busy_) return;
     if (coasting_) {
         coasting_ = false;
@@ -59,7 +33,7 @@ void DmaEngine::start(bool nothing_waiting)
         if (now < free_at_) {
             // The job in progress ends at free_at_: the next one starts then, or now if it carries
             // on the run ahead in progress.
-            if (nothing_waiting && continues_ahead())
+            if (continues_ahead())
                 start_next(free_at_);
             else
                 notify_end(free_at_ - now);
@@ -69,11 +43,10 @@ void DmaEngine::start(bool nothing_waiting)
     start_next(kernel::now());
 }
 
-// The jobs just queued, with nothing waiting before them, may start ahead after the last job of
-// the run ahead in progress.
+// The one job waiting may start ahead after the last job of the run ahead in progress.
 bool DmaEngine::continues_ahead() const
 {
-    if (params_.policy != DmaPolicy::Fcfs || !fifo_.front().starts_ahead) return false;
+    if (params_.policy != DmaPolicy::Fcfs || waiting_ != 1 || !fifo_.front().starts_ahead) return false;
     return runs_ahead(fifo_.front().done.serial) && ahead_ends_.back() == free_at_;
 }
 
@@ -162,32 +135,17 @@ const sc_core::sc_time& DmaEngine::transfer_time(std::uint32_t bytes)
     return durations_[0].time;
 }
 
-// The data really cross the TLM socket; the engine's own timing is the bandwidth. Jobs that follow
-// one another in memory go as one transfer, up to kBatchLimit bytes: the target sees the same
-// bytes, in the same order, in the same instant.
+// The data really cross the TLM socket; the engine's own timing is the bandwidth.
 void DmaEngine::transfer(const DmaJob& job)
 {
     if (job.bytes == 0) return;
-    const bool follows = batch_.bytes > 0 && job.command == batch_.command && job.address == batch_.address + batch_.bytes &&
-                         batch_.bytes + job.bytes <= kBatchLimit;
-    if (!follows) {
-        flush();
-        batch_ = {job.command, job.address, 0};
-    }
-    batch_.bytes += job.bytes;
-}
-
-void DmaEngine::flush()
-{
-    if (batch_.bytes == 0) return;
-    if (scratch_.size() < batch_.bytes) scratch_.resize(batch_.bytes);
-    payload_.set_command(batch_.command);
-    payload_.set_address(batch_.address);
+    if (scratch_.size() < job.bytes) scratch_.resize(job.bytes);
+    payload_.set_command(job.command);
+    payload_.set_address(job.address);
     payload_.set_data_ptr(scratch_.data());
-    payload_.set_data_length(batch_.bytes);
-    payload_.set_streaming_width(batch_.bytes);
+    payload_.set_data_length(job.bytes);
+    payload_.set_streaming_width(job.bytes);
     payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    batch_.bytes = 0;
     sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;
     transport_(payload_, ignored);
     if (payload_.is_response_error())
@@ -197,14 +155,8 @@ void DmaEngine::flush()
 // The next job starts at `start`: now, or later when it carries on a run ahead. Under FCFS a run of
 // jobs of one exchange that may run ahead (DmaJob::starts_ahead, ends_ahead) starts in this one
 // activation, each job at the end of the one before: the jobs queued behind them do not change
-// their times (docs/hba.md, "Fetching ahead"). Their data cross the socket as this ends.
+// their times (docs/hba.md, "Fetching ahead").
 void DmaEngine::start_next(sc_core::sc_time start)
-{
-    start_jobs(start);
-    flush();
-}
-
-void DmaEngine::start_jobs(sc_core::sc_time start)
 {
     const sc_core::sc_time now = kernel::now();
     while (pick(current_)) {

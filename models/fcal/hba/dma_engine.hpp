@@ -32,10 +32,6 @@ public:
     DmaEngine(sc_core::sc_module_name name, const DmaParams& params, Transport transport, WorkOwner& owner);
 
     void request(DmaJob job);
-    // Queues the jobs, in order, as request() one by one would, then starts what may start: the
-    // jobs of a run ahead start in one activation and their data cross the socket together
-    // (docs/hba.md, "Fetching ahead"). Leaves `jobs` empty.
-    void request_run(std::vector<DmaJob>& jobs);
     // Drops the jobs of the exchange `serial` (their Work::serial) still waiting; the one in progress,
     // if any, runs to its end without its `done` (an aborted exchange: docs/faults.md, "FCP
     // recovery").
@@ -52,16 +48,9 @@ public:
 
 private:
     void step();
-    void enqueue(DmaJob job);
-    void start(bool nothing_waiting);
     void start_next(sc_core::sc_time start);
-    void start_jobs(sc_core::sc_time start);
     bool continues_ahead() const;
-    // The data of the jobs started in one activation cross the socket together: a job whose bytes
-    // follow the last one's in memory joins its transfer, sent when the activation ends (flush) or
-    // a job does not follow (docs/hba.md, "Fetching ahead").
     void transfer(const DmaJob& job);
-    void flush();
     // A run of jobs of exchange `serial` started ahead and not all ended by now.
     bool runs_ahead(std::uint64_t serial) const
     {
@@ -95,12 +84,6 @@ private:
     // The last run ahead (start_next): its exchange, and when each of its jobs ends, in order.
     std::uint64_t ahead_serial_ = 0;
     std::vector<sc_core::sc_time> ahead_ends_;
-    struct Batch {
-        tlm::tlm_command command = tlm::TLM_IGNORE_COMMAND;
-        std::uint64_t address = 0;
-        std::uint32_t bytes = 0;
-    };
-    Batch batch_;
     std::vector<unsigned char> scratch_;
     tlm::tlm_generic_payload payload_;
     // bytes / bandwidth of the last two sizes seen (a transfer's full frames and its last one).

@@ -69,10 +69,9 @@ void InitiatorHba::work_done(Work& w)
             job.address = fcp::fc_frame_of(*frame).relative_offset;
             job.done = {kDataFetched, w.id, false, w.serial, std::move(frame)};
             job.starts_ahead = job.ends_ahead = fetch_ahead_;
-            burst_jobs_.push_back(std::move(job));
+            dma_.request(std::move(job));
         }
         burst_.clear();
-        dma_.request_run(burst_jobs_);
         return;
     }
     case kFrameProcessed:

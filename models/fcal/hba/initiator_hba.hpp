@@ -211,7 +211,6 @@ private:
     ExchangeIdPool ox_ids_;
     HeldFrames held_;
     std::vector<fcp::Exchange::FramePtr> burst_;  // a write burst's frames on their way to the DMA engine
-    std::vector<DmaJob> burst_jobs_;              // and their DMA jobs, requested as one run
     TaskSetFullRetry retries_;
     ExchangeRecovery recovery_;
     Timers timers_;  // the exchanges' timeouts and the reissues after TASK SET FULL

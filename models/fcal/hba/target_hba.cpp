@@ -274,10 +274,9 @@ void TargetHba::send_read_data(std::uint16_t rx_id, std::uint32_t upto)
         // The FCP_RSP's processing starts when the last frame's transfer ends: that one ends in time.
         job.starts_ahead = reads_ahead_;
         job.ends_ahead = reads_ahead_ && offset != size;
-        read_jobs_.push_back(std::move(job));
+        dma_.request(std::move(job));
     }
     a.read_queued = offset;
-    dma_.request_run(read_jobs_);
 }
 
 void TargetHba::send_xfer_rdy(std::uint16_t rx_id)

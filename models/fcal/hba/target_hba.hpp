@@ -161,7 +161,6 @@ private:
     bool drive_failed_ = false;
     bool down_ = false;
     bool reads_ahead_ = false;
-    std::vector<DmaJob> read_jobs_;  // a read's DMA jobs on their way to the engine, requested as one run
     std::uint64_t link_down_frames_ = 0;
     std::uint64_t els_answered_ = 0;
     std::uint64_t last_serial_ = 0;
