@@ -149,7 +149,7 @@ private:
     void start_transfer();
     void transfer_done(std::uint64_t service);
     void end_busy_if_idle();
-    void actuator_event();      // SC_METHOD on done_event_
+    void actuator_event();      // SC_METHOD on done_event_; abort_command takes a due end through it too
     void arm_actuator(const sc_core::sc_time& delay);  // the operation under way ends after `delay`
     void service_done();
     void media_step();

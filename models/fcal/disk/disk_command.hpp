@@ -18,7 +18,10 @@
 // - kind Abort: the initiator aborted the command `tag` (docs/faults.md, "FCP recovery"). The
 //   disk drops it wherever it is — waiting for its data, queued, in service (the
 //   actuator stops), or done with read data still in the buffer — frees its slot and buffer space,
-//   and never calls back for it. A tag the disk holds nothing of is answered OK all the same.
+//   and never calls back for it after the abort. In the very instant the actuator's operation ends,
+//   that end comes first, within the Abort's call: its notices (a Ready for this tag or another, read
+//   data announced) reach the initiator before the abort takes effect. A tag the disk holds nothing of
+//   is answered OK all the same.
 // Malformed transactions get TLM_COMMAND_ERROR_RESPONSE (unknown tag, wrong kind, no extension, an LBA
 // or a WRITE SAME range beyond the capacity, WRITE SAME data other than one sector).
 //

@@ -2,7 +2,9 @@
 // The initiator's end of the disk protocol (disk/disk_command.hpp; docs/disk.md, "The TLM-2.0
 // protocol"): a TLM-2.0 initiator socket of the DiskProtocol type. Forward, command() and
 // buffer() make the protocol's two kinds of transaction on payloads of the socket's own (so that a
-// transaction allocates nothing); the disk never calls back from inside them. Backward, it hands the
+// transaction allocates nothing). The disk calls back from inside one only for an Abort in the very
+// instant its actuator's operation ends: that end comes first, and its notices (for the aborted tag
+// or another) arrive within the Abort's call, before the abort takes effect. Backward, it hands the
 // disk's notices to a DiskReady (read_data, disk_ready) and refuses anything else.
 #include <cstdint>
 #include <systemc>

@@ -174,7 +174,7 @@ TEST_CASE("Driver reports a completion it never handed to the HBA", "[driver]")
     sc_start(SC_ZERO_TIME);
     hba::IoRequest stray;
     b.driver.io_complete(&stray);  // taken after the delta it was made in
-    REQUIRE_THROWS(sc_start(sc_time(1, SC_US)));
+    REQUIRE_THROWS_WITH(sc_start(sc_time(1, SC_US)), Catch::Contains("never given"));
 }
 
 TEST_CASE("Driver parameters are checked", "[driver]")
@@ -302,6 +302,8 @@ struct ReportAsAJobEnds : sc_core::sc_module {
     test::HoldingHba hba;
     std::deque<hba::IoRequest> ios = std::deque<hba::IoRequest>(3);
     bool arm_early;
+    bool job_ended = false;            // the CPU's job at 4 us has ended (the completion callback ran)
+    bool reported_after_job = false;   // the HBA reported the abort after that job ended
     sc_core::sc_event complete_at, arm_at, abort_at;
 
     SC_HAS_PROCESS(ReportAsAJobEnds);
@@ -310,7 +312,9 @@ struct ReportAsAJobEnds : sc_core::sc_module {
     {
         driver.set_hba(&hba);
         driver.set_completion_callback([this](hba::IoRequest* io) {
-            if (io->id == 0) driver.submit(&ios[2]);  // a closed workload's next request
+            if (io->id != 0) return;
+            job_ended = true;
+            driver.submit(&ios[2]);  // a closed workload's next request
         });
         for (std::uint64_t i = 0; i < ios.size(); ++i) ios[i].id = i;
         SC_METHOD(start);
@@ -342,13 +346,19 @@ struct ReportAsAJobEnds : sc_core::sc_module {
     }
     void report_complete() { driver.io_complete(hba.take(0)); }
     void arm_abort() { abort_at.notify(sc_time(0.5, SC_US)); }
-    void report_abort() { driver.io_aborted(hba.take(1), "test abort"); }
+    void report_abort()
+    {
+        reported_after_job = job_ended;
+        driver.io_aborted(hba.take(1), "test abort");
+    }
 };
 
 void check_the_job_goes_first(bool arm_early)
 {
     ReportAsAJobEnds t("bench", arm_early);
     sc_start(sc_time(20, SC_US));
+    // The kernel ran the two processes in the order the case is about.
+    REQUIRE(t.reported_after_job == !arm_early);
     CHECK(t.hba.given == std::vector<std::uint64_t>{0, 1, 2, 1});
     CHECK(t.ios[2].to_hba == sc_time(5, SC_US));
     CHECK(t.ios[1].to_hba == sc_time(6, SC_US));
