@@ -46,8 +46,8 @@ public:
     void stop_awaiting(std::uint64_t serial);
     // The job in progress, if it ends now with a notification not taken yet: it ends now, in the
     // caller's activation (its `done` handed over), so that what the caller does next (a drop) meets
-    // it ended whichever process the kernel would have run first in this instant (docs/hba.md,
-    // "Fetching ahead"); its own wake, if already triggered, then finds nothing (step()).
+    // it ended whichever process the kernel would have run first in this instant (docs/faults.md,
+    // "FCP recovery"); its own wake, if already triggered, then finds nothing (step()).
     void finish_due();
     double busy_s() const { return busy_time_.to_seconds(); }
     std::size_t waiting() const { return waiting_; }

@@ -211,7 +211,7 @@ TEST_CASE("DMA: under round robin nothing runs ahead (a transfer requested later
     CHECK(b.ends == std::vector<sc_time>{ns(1000), ns(2000)});
 }
 
-// DmaEngine::finish_due (docs/hba.md, "Fetching ahead"; docs/faults.md, "FCP recovery"): a job that ends in the
+// DmaEngine::finish_due (docs/faults.md, "FCP recovery"): a job that ends in the
 // instant another process asks for it (the target's ABTS) hands its work back by then, whichever of the two
 // processes the SystemC kernel runs first, and only once; the job behind it ends when it would have. Job 1 takes
 // 0 .. 400 ns, job 2 400 .. 700 ns; the asking process runs at 400 ns, armed before job 1 starts (the kernel then
