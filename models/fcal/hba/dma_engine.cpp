@@ -85,6 +85,7 @@ void DmaEngine::stop_awaiting(std::uint64_t serial)
 void DmaEngine::notify_end(const sc_core::sc_time& after)
 {
     busy_ = true;
+    end_at_ = kernel::now() + after;
     done_.notify(after);
 }
 
@@ -212,10 +213,23 @@ void DmaEngine::rewind_ahead(const sc_core::sc_time& now)
     if (coasting_)
         free_at_ = in_progress_end;
     else
-        done_.notify(in_progress_end - now);  // earlier than the end notified
+        notify_end(in_progress_end - now);  // earlier than the end notified
+}
+
+void DmaEngine::finish_due()
+{
+    if (!busy_ || end_at_ != kernel::now()) return;
+    wake_.done_early();
+    end_job();
 }
 
 void DmaEngine::step()
+{
+    if (wake_.stale()) return;
+    end_job();
+}
+
+void DmaEngine::end_job()
 {
     busy_ = false;
     Work done = std::move(current_.done);

@@ -19,6 +19,7 @@
 #include "fcal/hba/dma_job.hpp"
 #include "fcal/hba/dma_params.hpp"
 #include "fcal/hba/work.hpp"
+#include "fcal/kernel/early_wake.hpp"
 #include "fcal/kernel/now.hpp"
 #include "fcal/kernel/ring_queue.hpp"
 
@@ -43,11 +44,17 @@ public:
     // over, quiet or not, until the owner stops awaiting it (or the exchange is cancelled).
     void await_exchange(std::uint64_t serial);
     void stop_awaiting(std::uint64_t serial);
+    // The job in progress, if it ends now with a notification not taken yet: it ends now, in the
+    // caller's activation (its `done` handed over), so that what the caller does next (a drop) meets
+    // it ended whichever process the kernel would have run first in this instant (docs/faults.md,
+    // "FCP recovery"); its own wake, if already triggered, then finds nothing (step()).
+    void finish_due();
     double busy_s() const { return busy_time_.to_seconds(); }
     std::size_t waiting() const { return waiting_; }
 
 private:
     void step();
+    void end_job();
     void start_next(sc_core::sc_time start);
     bool continues_ahead() const;
     void transfer(const DmaJob& job);
@@ -79,6 +86,8 @@ private:
     std::vector<std::uint64_t> awaited_;
     DmaJob current_;
     sc_core::sc_event done_;
+    sc_core::sc_time end_at_;  // the end notified (busy_)
+    kernel::EarlyWake wake_{done_};  // finish_due() may end the job first
     std::uint64_t last_transfer_ = 0;
     sc_core::sc_time busy_time_;  // summed exactly, in the kernel's time unit
     // The last run ahead (start_next): its exchange, and when each of its jobs ends, in order.

@@ -47,7 +47,20 @@ void ServiceQueue::start_next()
     done_.notify(jobs_.front().duration);
 }
 
+void ServiceQueue::finish_due()
+{
+    if (!busy_ || free_at_ != kernel::now()) return;
+    wake_.done_early();
+    end_job();
+}
+
 void ServiceQueue::step()
+{
+    if (wake_.stale()) return;
+    end_job();
+}
+
+void ServiceQueue::end_job()
 {
     Work then = jobs_.take_front().then;
     busy_ = false;

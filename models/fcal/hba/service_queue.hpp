@@ -4,6 +4,7 @@
 #include <systemc>
 
 #include "fcal/hba/work.hpp"
+#include "fcal/kernel/early_wake.hpp"
 #include "fcal/kernel/ring_queue.hpp"
 
 namespace fcal::hba {
@@ -19,6 +20,10 @@ public:
     // at once, in the caller's activation (PortUser::frame_slack: the port hands a frame over at the
     // end of its processing); any other as run() does it.
     void run_from(const sc_core::sc_time& arrived, const sc_core::sc_time& duration, Work then);
+    // The job in progress, if it ends now and is not done yet: done now, in the caller's activation,
+    // so that what the caller does next meets it done whichever process the kernel would have run
+    // first in this instant (its own wake, if already triggered, then finds nothing: step()).
+    void finish_due();
     std::size_t backlog() const { return jobs_.size(); }
     double busy_s() const { return busy_time_.to_seconds(); }
 
@@ -28,6 +33,7 @@ private:
         Work then;
     };
     void step();
+    void end_job();
     void start_next();
 
     WorkOwner& owner_;
@@ -35,6 +41,7 @@ private:
     bool busy_ = false;
     sc_core::sc_time free_at_;  // when the last job started ends
     sc_core::sc_event done_;
+    kernel::EarlyWake wake_{done_};  // finish_due() may end the job first
     sc_core::sc_time busy_time_;  // summed exactly, in the kernel's time unit
 };
 

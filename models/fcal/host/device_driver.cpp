@@ -1,6 +1,7 @@
 #include "fcal/host/device_driver.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <ostream>
 #include <stdexcept>
@@ -116,12 +117,14 @@ DeviceDriver::Report DeviceDriver::Report::link_up(std::size_t path, std::uint64
     return r;
 }
 
-// What the HBAs report is taken after the delta it was made in, in path order: the reports of one delta
-// are taken in the same order whichever HBA the kernel ran first, and after the job the CPU ends in that
-// delta whichever of the CPU and the HBA the kernel ran first (which tracing changes; with one path as
-// with two). Each HBA's own reports keep their order.
+// What the HBAs report is taken after the delta it was made in, in path order, each path's by the
+// process that made them (by its name): the reports of one delta are taken in the same order whichever
+// HBA, and whichever of an HBA's processes (its frame processor, its DMA engine), the kernel ran first,
+// and after the job the CPU ends in that delta whichever of the CPU and the HBA the kernel ran first
+// (which tracing changes; with one path as with two). Each process's reports keep their order.
 void DeviceDriver::defer(Report report)
 {
+    report.maker = sc_core::sc_get_current_process_handle();
     report.delta = sc_core::sc_delta_count();
     reports_.push_back(std::move(report));
     reports_event_.notify(sc_core::SC_ZERO_TIME);
@@ -141,10 +144,12 @@ void DeviceDriver::take_due_reports()
     if (due == 0) return;
     taking_.assign(std::make_move_iterator(reports_.begin()), std::make_move_iterator(reports_.begin() + static_cast<std::ptrdiff_t>(due)));
     reports_.erase(reports_.begin(), reports_.begin() + static_cast<std::ptrdiff_t>(due));
-    // In path order, each path's in the order made: an insertion sort in place (a delta holds few
-    // reports; std::stable_sort would take a buffer from the heap every time: docs/kernel.md, "No
-    // allocation per frame").
-    const auto by_path = [](const Report& a, const Report& b) { return a.path < b.path; };
+    // In path order, each path's by the process that made them, each process's in the order made: an
+    // insertion sort in place (a delta holds few reports; std::stable_sort would take a buffer from the
+    // heap every time: docs/kernel.md, "No allocation per frame").
+    const auto by_path = [](const Report& a, const Report& b) {
+        return a.path != b.path ? a.path < b.path : std::strcmp(a.maker.name(), b.maker.name()) < 0;
+    };
     for (auto it = taking_.begin(); it != taking_.end(); ++it) std::rotate(std::upper_bound(taking_.begin(), it, *it, by_path), it, std::next(it));
     for (const Report& r : taking_) {
         switch (r.kind) {

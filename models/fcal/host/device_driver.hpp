@@ -140,6 +140,7 @@ private:
         std::vector<hba::IoRequest*> ios;  // LinkDown
         sc_core::sc_time lost_at;          // LinkDown
         std::uint64_t delta = 0;           // sc_delta_count() when deferred
+        sc_core::sc_process_handle maker;  // the process that made it (none outside the simulation)
         std::uint64_t link_downs = 0;      // LinkUp: its path's link downs until then
     };
     void defer(Report report);

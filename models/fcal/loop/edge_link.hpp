@@ -59,13 +59,14 @@ public:
     bool set_r_rdys_waiting(const sc_core::sc_time& t, bool waits);
     // Some R_RDY held arrives after `t`.
     bool r_rdy_after(const sc_core::sc_time& t) const;
-    // Before passing a change on: everything queued was passed through too, and what has already
-    // arrived by `now` is handed to `catch_up` now, so that a port that never wakes up keeps only
-    // the changes still on their way to it.
+    // The changes passed through that have arrived by `now`, up to the first the port holds to
+    // process, are handed to `catch_up` now, oldest first: before passing a change on (everything
+    // queued was passed through too), so that a port that never wakes up keeps only the changes
+    // still on their way to it, and before its output is cut (LPort::cut_output).
     template <class F>
     void catch_up_to(const sc_core::sc_time& now, F&& catch_up)
     {
-        while (!empty() && front().at <= now) {
+        while (!empty() && front().passed_through && front().at <= now) {
             catch_up(front());
             pop_front();
         }

@@ -14,6 +14,11 @@ void LPort::cut_output(const sc_time& now)
 {
     if (!downstream_) return;
     end_train_now(now);
+    // Changes it passed on that have reached it by `now` are taken note of while it still transmits
+    // to the next port: on the full path it counted the fill words they carried as it sent them
+    // (count_fill_errors), and every draw of its stream of fill-word errors must come in the same
+    // number and size on both paths (docs/faults.md, "Bit errors on the loop").
+    in_.catch_up_to(now, [this](const EdgeLink::Change& c) { catch_up(c); });
     // Changes it passed on that arrive after `now` go through its own processing (and are withdrawn
     // downstream), and so does anything it sent that leaves after `now`.
     recall_passed_through(now);

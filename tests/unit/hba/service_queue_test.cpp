@@ -54,3 +54,69 @@ TEST_CASE("service queue: a job handed over late starts when it arrived or when 
     CHECK(o.done[4] == std::make_pair(std::uint64_t{5}, ns(3000)));
     CHECK(q.busy_s() == Approx((400 + 400 + 500 + 300) * 1e-9).epsilon(1e-12));
 }
+
+// ServiceQueue::finish_due (docs/faults.md, "FCP recovery"): a job that ends in the instant another process
+// asks for it is done by then, whichever of the two processes the SystemC kernel runs first, and only once; the
+// job behind it ends when it would have. Job 1 takes 0 .. 400 ns, job 2 400 .. 700 ns; the asking process runs
+// at 400 ns, armed before job 1 starts (the kernel then runs it first) or after (the queue's end first).
+namespace {
+
+struct AskAtTheEnd : sc_core::sc_module {
+    Owner o;
+    hba::ServiceQueue q{"q", o};
+    bool arm_early;
+    bool asked_before_the_end = false;  // the asking process ran before the queue's own end
+    std::size_t done_after_asking = 0;
+    sc_core::sc_event arm_at, ask_at;
+
+    SC_HAS_PROCESS(AskAtTheEnd);
+    AskAtTheEnd(sc_core::sc_module_name name, bool early) : sc_module(name), arm_early(early)
+    {
+        SC_METHOD(start);
+        SC_METHOD(arm);
+        sensitive << arm_at;
+        dont_initialize();
+        SC_METHOD(ask);
+        sensitive << ask_at;
+        dont_initialize();
+    }
+    void start()
+    {
+        if (arm_early) ask_at.notify(ns(400));
+        q.run(ns(400), job(1));
+        q.run(ns(300), job(2));
+        if (!arm_early) arm_at.notify(ns(100));
+    }
+    void arm() { ask_at.notify(ns(300)); }
+    void ask()
+    {
+        asked_before_the_end = o.done.empty();
+        q.finish_due();
+        done_after_asking = o.done.size();
+    }
+};
+
+void check_done_once_when_asked(bool arm_early)
+{
+    AskAtTheEnd t("bench", arm_early);
+    sc_start(1000, SC_NS);
+    // The kernel ran the two processes in the order the case is about.
+    REQUIRE(t.asked_before_the_end == arm_early);
+    CHECK(t.done_after_asking == 1);
+    REQUIRE(t.o.done.size() == 2);
+    CHECK(t.o.done[0] == std::make_pair(std::uint64_t{1}, ns(400)));
+    CHECK(t.o.done[1] == std::make_pair(std::uint64_t{2}, ns(700)));
+    CHECK(t.q.busy_s() == Approx(700e-9).epsilon(1e-12));
+}
+
+}  // namespace
+
+TEST_CASE("service queue: a job ending as another process asks for it is done then and once: asker armed first", "[hba]")
+{
+    check_done_once_when_asked(true);
+}
+
+TEST_CASE("service queue: a job ending as another process asks for it is done then and once: job armed first", "[hba]")
+{
+    check_done_once_when_asked(false);
+}

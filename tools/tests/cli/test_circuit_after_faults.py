@@ -125,7 +125,7 @@ def test_a_disk_pulled_out_while_a_frame_for_it_arrives(fcal_sim, tmp_path):
 
 
 def test_a_disk_pulled_out_while_a_frame_for_it_arrives_under_bit_errors(fcal_sim, tmp_path):
-    # The row's own settings, untraced only: with bit errors, traced and untraced results differ once a port has
-    # left the loop (here `code_violations`, by one; docs/faults.md, "Known problems").
+    # The row's own settings, untraced only: traced, the same results (tools/tests/cli/test_bit_errors_after_leaving.py
+    # for why they once differed), but the trace of its 7000 simulated seconds is some 300 MB.
     res = results(fcal_sim, tmp_path, PULL_WHILE_A_FRAME_ARRIVES + LONG_EVENTS_BER)
     check_pulled_while_a_frame_arrives(res)
