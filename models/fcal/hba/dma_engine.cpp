@@ -225,7 +225,7 @@ void DmaEngine::finish_due()
 
 void DmaEngine::step()
 {
-    if (wake_.stale()) return;
+    if (wake_.take_stale()) return;
     end_job();
 }
 

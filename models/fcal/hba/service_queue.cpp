@@ -56,7 +56,7 @@ void ServiceQueue::finish_due()
 
 void ServiceQueue::step()
 {
-    if (wake_.stale()) return;
+    if (wake_.take_stale()) return;
     end_job();
 }
 

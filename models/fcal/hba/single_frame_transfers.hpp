@@ -22,6 +22,12 @@ public:
     // One single-frame transfer; `then` goes to the owner when it is done. On the DMA engine it is a
     // transfer of its own (Work::serial lets the engine drop it with its exchange).
     void run(Work then);
+    // A transfer on the own engine that ends in this instant ends now, in the caller's activation
+    // (ServiceQueue::finish_due); on the DMA engine, DmaEngine::finish_due does it.
+    void finish_due()
+    {
+        if (own_) own_->finish_due();
+    }
     // Time the own engine was busy, seconds (0 with `dma`: the DMA engine's busy time holds it).
     double busy_s() const { return own_ ? own_->busy_s() : 0.0; }
 

@@ -321,10 +321,11 @@ void TargetHba::close(std::uint16_t rx_id)
 // the target holds nothing of it afterwards.
 void TargetHba::abort_exchange(const fcp::FcFrame& abts)
 {
-    // A DMA job or a step of the processor that ends in this very instant (a read's last frame
-    // fetched, the FCP_RSP built) comes first, whichever process the kernel runs first (docs/faults.md,
-    // "FCP recovery").
+    // A DMA job, a single-frame transfer or a step of the processor that ends in this very instant (a
+    // read's last frame fetched, an FCP_CMND delivered, the FCP_RSP built) comes first, whichever
+    // process the kernel runs first (docs/faults.md, "FCP recovery").
     dma_.finish_due();
+    sft_.finish_due();
     cpu_.finish_due();
     recovery_.abts_received();
     for (auto& [rx_id, a] : exchanges_) {

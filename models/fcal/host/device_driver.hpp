@@ -30,9 +30,9 @@
 // gives one failover time (from the loop's failure).
 //
 // What the HBAs report (completions, aborts, links down and up) is taken after the delta it was made
-// in, in path order, so that neither the order of two HBAs' reports in one delta nor that of a report
-// and the job the CPU ends in that delta is the kernel's (which tracing changes); a link down closes
-// its path at once.
+// in, in path order, each path's by the name of the process that made it, so that neither the order of
+// two HBAs' (or one HBA's two processes') reports in one delta nor that of a report and the job the
+// CPU ends in that delta is the kernel's (which tracing changes); a link down closes its path at once.
 //
 // Reentrancy: the completion callback may call submit() again. The HBA's submit() is never called from
 // inside its own io_complete() or io_aborted() (they are taken later).
@@ -140,7 +140,7 @@ private:
         std::vector<hba::IoRequest*> ios;  // LinkDown
         sc_core::sc_time lost_at;          // LinkDown
         std::uint64_t delta = 0;           // sc_delta_count() when deferred
-        sc_core::sc_process_handle maker;  // the process that made it (none outside the simulation)
+        sc_core::sc_process_handle maker;  // the process whose activation made it (its name orders)
         std::uint64_t link_downs = 0;      // LinkUp: its path's link downs until then
     };
     void defer(Report report);

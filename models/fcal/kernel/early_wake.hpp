@@ -2,8 +2,8 @@
 // The wake-up of a process whose work another process may do first, in the same instant (a server's
 // job ending in the instant its owner drops the exchange, docs/faults.md, "FCP recovery"): the work
 // is done early, and the wake, if already triggered, must then find nothing. `done_early()` cancels
-// a wake still pending; `stale()`, asked first thing by the process, says whether this run is the
-// wake that was already triggered when the work was done early.
+// a wake still pending; `take_stale()`, called first thing by the process (it notes the run), says
+// whether this run is the wake that was already triggered when the work was done early.
 #include <cstdint>
 #include <systemc>
 
@@ -20,8 +20,8 @@ public:
         stale_ = wake_.triggered() && ran_in_delta_ != sc_core::sc_delta_count();
         wake_.cancel();
     }
-    // Asked by the process as it runs: true if it must do nothing.
-    bool stale()
+    // Called by the process as it runs (it notes that it ran in this delta): true if it must do nothing.
+    bool take_stale()
     {
         ran_in_delta_ = sc_core::sc_delta_count();
         const bool was = stale_;

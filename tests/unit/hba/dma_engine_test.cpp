@@ -214,8 +214,8 @@ TEST_CASE("DMA: under round robin nothing runs ahead (a transfer requested later
 // DmaEngine::finish_due (docs/faults.md, "FCP recovery"): a job that ends in the
 // instant another process asks for it (the target's ABTS) hands its work back by then, whichever of the two
 // processes the SystemC kernel runs first, and only once; the job behind it ends when it would have. Job 1 takes
-// 0 .. 400 ns, job 2 400 .. 700 ns; the asking process runs at 400 ns, armed before job 1 starts (the kernel then
-// runs it first) or after (the engine's end first).
+// 0 .. 400 ns, job 2 400 .. 700 ns; the asking process runs at 400 ns, armed before job 1 starts or after, and
+// each case checks which of the two the kernel ran first.
 namespace {
 
 struct AskDmaAtTheEnd : sc_core::sc_module {

@@ -58,7 +58,7 @@ TEST_CASE("service queue: a job handed over late starts when it arrived or when 
 // ServiceQueue::finish_due (docs/faults.md, "FCP recovery"): a job that ends in the instant another process
 // asks for it is done by then, whichever of the two processes the SystemC kernel runs first, and only once; the
 // job behind it ends when it would have. Job 1 takes 0 .. 400 ns, job 2 400 .. 700 ns; the asking process runs
-// at 400 ns, armed before job 1 starts (the kernel then runs it first) or after (the queue's end first).
+// at 400 ns, armed before job 1 starts or after, and each case checks which of the two the kernel ran first.
 namespace {
 
 struct AskAtTheEnd : sc_core::sc_module {

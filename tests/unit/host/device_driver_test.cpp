@@ -382,8 +382,8 @@ TEST_CASE("Driver takes a report made as its CPU ends a job after that job: job 
 // in the order of the processes' names, whichever the SystemC kernel ran first (tracing changes it). Arrivals and
 // completions take 1 us; I/Os 0 and 1 are in the HBA at 2 us, and at 3 us I/O 1 is reported aborted (no retries)
 // and I/O 0 complete: "bench.report_abort" comes first by name, so I/O 1 is done at 4 us, I/O 0 at 5 us. The
-// kernel runs the abort's process first or the completion's: each case arms the other one first (this kernel
-// runs the one armed later first, which the case checks).
+// kernel runs the abort's process first or the completion's: the two cases arm them in either order, and each
+// checks which the kernel ran first.
 namespace {
 
 struct ReportsOfOneDelta : sc_core::sc_module {

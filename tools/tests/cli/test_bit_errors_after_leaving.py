@@ -1,5 +1,5 @@
 """fcal-sim: bit errors once a port has left the loop (docs/faults.md, "Known problems", until this fix). Traced
-(every port on the full path) and untraced (the fast path, docs/loop.md) results went apart, for four reasons:
+(every port on the full path) and untraced (the fast path, docs/loop.md) results went apart, for three reasons:
 
 - A port whose output is cut (`LPort::cut_output`: the slot downstream opened, or the ring is rewired) had not yet
   taken note of the changes it had passed on by then on the fast path; it did after the cut, with nobody to send
@@ -21,7 +21,7 @@ import pytest
 from conftest import fast_and_traced, sets
 
 # docs/faults.md's row: disk 1 pulled out at 2 ms, bit errors at 1e-6, the exchange and ABTS timeouts 5 ms.
-LEAVES_UNDER_BIT_ERRORS = ["disk.count=4", "workload.queue_depth=4", "workload.io_size=4096", "loop.ber=1e-6",
+LEAVES_UNDER_BIT_ERRORS = ["disk.count=4", "workload.queue_depth=4", "workload.io_size=4096",
                            "workload.measured_ios=300", "workload.warmup_ios=20", "initiator.exchange_timeout_ms=5",
                            "initiator.abts_timeout_ms=5", "loop.bypass_detect_us=200", "workload.read_fraction=0.5",
                            "workload.seed=2", "event.0.at_ms=2", "event.0.disk=1"]
@@ -39,12 +39,12 @@ def test_a_port_leaving_under_bit_errors_is_the_same_traced(fcal_sim, tmp_path, 
 
 
 def test_an_abts_in_the_instant_a_read_s_last_frame_is_fetched_is_the_same_traced(fcal_sim, tmp_path):
-    res = fast_and_traced(fcal_sim, tmp_path, "--quiet", *sets(*LEAVES_UNDER_BIT_ERRORS, *REMOVE, "workload.seed=6"))
+    res = fast_and_traced(fcal_sim, tmp_path, "--quiet", *sets(*LEAVES_UNDER_BIT_ERRORS, *REMOVE, "loop.ber=1e-6", "workload.seed=6"))
     assert res["aborts"] > 0
 
 
 def test_a_completion_and_an_abort_in_one_delta_are_the_same_traced(fcal_sim, tmp_path):
     res = fast_and_traced(fcal_sim, tmp_path, "--quiet",
-                          *sets(*LEAVES_UNDER_BIT_ERRORS, *BYPASS_THEN_ENABLE, "workload.queue_depth=6",
+                          *sets(*LEAVES_UNDER_BIT_ERRORS, *BYPASS_THEN_ENABLE, "loop.ber=1e-6", "workload.queue_depth=6",
                                 "workload.measured_ios=200", "workload.seed=28"))
     assert res["aborts"] > 0
