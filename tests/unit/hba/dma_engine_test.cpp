@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fcal/hba/dma_engine.hpp"
+#include "ask_at_the_end.hpp"
 
 using namespace fcal;
 using sc_core::SC_NS;
@@ -211,58 +212,33 @@ TEST_CASE("DMA: under round robin nothing runs ahead (a transfer requested later
     CHECK(b.ends == std::vector<sc_time>{ns(1000), ns(2000)});
 }
 
-// DmaEngine::finish_due (docs/faults.md, "FCP recovery"): a job that ends in the
-// instant another process asks for it (the target's ABTS) hands its work back by then, whichever of the two
-// processes the SystemC kernel runs first, and only once; the job behind it ends when it would have. Job 1 takes
-// 0 .. 400 ns, job 2 400 .. 700 ns; the asking process runs at 400 ns, armed before job 1 starts or after, and
-// each case checks which of the two the kernel ran first.
+// DmaEngine::finish_due (docs/faults.md, "FCP recovery"): a job that ends in the instant another process asks
+// for it (the target's ABTS) hands its work back by then, whichever of the two processes the SystemC kernel runs
+// first, and only once; the job behind it ends when it would have (ask_at_the_end.hpp).
 namespace {
 
-struct AskDmaAtTheEnd : sc_core::sc_module {
+struct DmaJobs {
     Bench b;
-    bool arm_early;
-    bool asked_before_the_end = false;
-    std::size_t ended_after_asking = 0;
-    sc_core::sc_event arm_at, ask_at;
-
-    SC_HAS_PROCESS(AskDmaAtTheEnd);
-    AskDmaAtTheEnd(sc_core::sc_module_name name, bool early) : sc_module(name), arm_early(early)
+    void start(double first_ns, double second_ns)
     {
-        SC_METHOD(start);
-        SC_METHOD(arm);
-        sensitive << arm_at;
-        dont_initialize();
-        SC_METHOD(ask);
-        sensitive << ask_at;
-        dont_initialize();
+        b.request(1, static_cast<std::uint32_t>(first_ns), false);
+        b.request(2, static_cast<std::uint32_t>(second_ns), false);
     }
-    void start()
-    {
-        if (arm_early) ask_at.notify(ns(400));
-        b.request(1, 400, false);
-        b.request(2, 300, false);
-        if (!arm_early) arm_at.notify(ns(100));
-    }
-    void arm() { ask_at.notify(ns(300)); }
-    void ask()
-    {
-        asked_before_the_end = b.ends.empty();
-        b.dma.finish_due();
-        ended_after_asking = b.ends.size();
-    }
+    void finish_due() { b.dma.finish_due(); }
+    std::size_t ended() const { return b.ends.size(); }
 };
 
 void check_ended_once_when_asked(bool arm_early)
 {
-    AskDmaAtTheEnd t("bench", arm_early);
+    test::AskAtTheEnd<DmaJobs> t("bench", arm_early);
     sc_start(1000, SC_NS);
     // The kernel ran the two processes in the order the case is about.
     REQUIRE(t.asked_before_the_end == arm_early);
     CHECK(t.ended_after_asking == 1);
-    CHECK(t.b.starts == std::vector<sc_time>{ns(0), ns(400)});
-    REQUIRE(t.b.ends.size() == 2);
-    CHECK(t.b.ends[0] == std::make_pair(std::uint64_t{1}, ns(400)));
-    CHECK(t.b.ends[1] == std::make_pair(std::uint64_t{2}, ns(700)));
+    CHECK(t.jobs.b.starts == std::vector<sc_time>{ns(0), ns(400)});
+    REQUIRE(t.jobs.b.ends.size() == 2);
+    CHECK(t.jobs.b.ends[0] == std::make_pair(std::uint64_t{1}, ns(400)));
+    CHECK(t.jobs.b.ends[1] == std::make_pair(std::uint64_t{2}, ns(700)));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fcal/hba/service_queue.hpp"
+#include "ask_at_the_end.hpp"
 
 using namespace fcal;
 using sc_core::SC_NS;
@@ -57,56 +58,32 @@ TEST_CASE("service queue: a job handed over late starts when it arrived or when 
 
 // ServiceQueue::finish_due (docs/faults.md, "FCP recovery"): a job that ends in the instant another process
 // asks for it is done by then, whichever of the two processes the SystemC kernel runs first, and only once; the
-// job behind it ends when it would have. Job 1 takes 0 .. 400 ns, job 2 400 .. 700 ns; the asking process runs
-// at 400 ns, armed before job 1 starts or after, and each case checks which of the two the kernel ran first.
+// job behind it ends when it would have (ask_at_the_end.hpp).
 namespace {
 
-struct AskAtTheEnd : sc_core::sc_module {
+struct QueueJobs {
     Owner o;
     hba::ServiceQueue q{"q", o};
-    bool arm_early;
-    bool asked_before_the_end = false;  // the asking process ran before the queue's own end
-    std::size_t done_after_asking = 0;
-    sc_core::sc_event arm_at, ask_at;
-
-    SC_HAS_PROCESS(AskAtTheEnd);
-    AskAtTheEnd(sc_core::sc_module_name name, bool early) : sc_module(name), arm_early(early)
+    void start(double first_ns, double second_ns)
     {
-        SC_METHOD(start);
-        SC_METHOD(arm);
-        sensitive << arm_at;
-        dont_initialize();
-        SC_METHOD(ask);
-        sensitive << ask_at;
-        dont_initialize();
+        q.run(ns(first_ns), job(1));
+        q.run(ns(second_ns), job(2));
     }
-    void start()
-    {
-        if (arm_early) ask_at.notify(ns(400));
-        q.run(ns(400), job(1));
-        q.run(ns(300), job(2));
-        if (!arm_early) arm_at.notify(ns(100));
-    }
-    void arm() { ask_at.notify(ns(300)); }
-    void ask()
-    {
-        asked_before_the_end = o.done.empty();
-        q.finish_due();
-        done_after_asking = o.done.size();
-    }
+    void finish_due() { q.finish_due(); }
+    std::size_t ended() const { return o.done.size(); }
 };
 
 void check_done_once_when_asked(bool arm_early)
 {
-    AskAtTheEnd t("bench", arm_early);
+    test::AskAtTheEnd<QueueJobs> t("bench", arm_early);
     sc_start(1000, SC_NS);
     // The kernel ran the two processes in the order the case is about.
     REQUIRE(t.asked_before_the_end == arm_early);
-    CHECK(t.done_after_asking == 1);
-    REQUIRE(t.o.done.size() == 2);
-    CHECK(t.o.done[0] == std::make_pair(std::uint64_t{1}, ns(400)));
-    CHECK(t.o.done[1] == std::make_pair(std::uint64_t{2}, ns(700)));
-    CHECK(t.q.busy_s() == Approx(700e-9).epsilon(1e-12));
+    CHECK(t.ended_after_asking == 1);
+    REQUIRE(t.jobs.o.done.size() == 2);
+    CHECK(t.jobs.o.done[0] == std::make_pair(std::uint64_t{1}, ns(400)));
+    CHECK(t.jobs.o.done[1] == std::make_pair(std::uint64_t{2}, ns(700)));
+    CHECK(t.jobs.q.busy_s() == Approx(700e-9).epsilon(1e-12));
 }
 
 }  // namespace

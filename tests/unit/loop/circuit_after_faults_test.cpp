@@ -16,7 +16,7 @@
 #include <set>
 #include <sstream>
 
-#include "loop_fixture.hpp"
+#include "loop_init_ring.hpp"
 
 using namespace fcal;
 using sc_core::SC_NS;
@@ -25,22 +25,12 @@ using sc_core::sc_time;
 
 namespace {
 
-// 2GFC, 2 m hops, 6 words of port delay; ports with loop initialization's names and processing time,
-// so that an LPB, which addresses a port by its AL_PA, follows an initialization at the start.
+// The loop initialization tests' ring (loop_init_ring.hpp): ports with initialization's names and
+// processing time, so that an LPB, which addresses a port by its AL_PA, follows an initialization at the start.
 loop::LoopConfig ring(const std::vector<phy::AlPa>& al_pas)
 {
-    loop::LoopConfig cfg;
-    cfg.rate = phy::LineRate::G2;
-    cfg.port_delay_words = 6;
-    cfg.propagation_ns_per_m = 5.0;
-    cfg.hop_m = {2.0};
+    loop::LoopConfig cfg = test::init_ring(al_pas);
     cfg.bypass_detect_s = 50e-6;
-    for (unsigned i = 0; i < al_pas.size(); ++i) {
-        loop::LoopNode n = test::active_node(al_pas[i]);
-        n.port.init.port_name = loop::default_port_name(i);
-        n.port.init_frame_processing_s = 1e-6;
-        cfg.nodes.push_back(n);
-    }
     return cfg;
 }
 

@@ -8,7 +8,7 @@
 
 #include <sstream>
 
-#include "loop_fixture.hpp"
+#include "loop_init_ring.hpp"
 
 using namespace fcal;
 using sc_core::SC_US;
@@ -16,24 +16,13 @@ using sc_core::sc_time;
 
 namespace {
 
-// 2GFC, 2 m hops, 6 words of port delay, bit errors at 1e-5 on every link; ports with loop
-// initialization's names and processing time.
+// The loop initialization tests' ring (loop_init_ring.hpp) with bit errors at 1e-5 on every link.
 loop::LoopConfig ring_with_bit_errors()
 {
-    loop::LoopConfig cfg;
-    cfg.rate = phy::LineRate::G2;
-    cfg.port_delay_words = 6;
-    cfg.propagation_ns_per_m = 5.0;
-    cfg.hop_m = {2.0};
+    loop::LoopConfig cfg = test::init_ring({0x01, 0xE8, 0xE4, 0xE2});
     cfg.bypass_detect_s = 50e-6;
     cfg.ber = 1e-5;
     cfg.error_seed = 3;
-    for (phy::AlPa al_pa : {0x01, 0xE8, 0xE4, 0xE2}) {
-        loop::LoopNode n = test::active_node(al_pa);
-        n.port.init.port_name = loop::default_port_name(static_cast<unsigned>(cfg.nodes.size()));
-        n.port.init_frame_processing_s = 1e-6;
-        cfg.nodes.push_back(n);
-    }
     return cfg;
 }
 

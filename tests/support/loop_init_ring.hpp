@@ -1,5 +1,5 @@
 #pragma once
-// The ring the loop initialization validation tests build (tests/validation/loop_init_running_test.cpp,
+// The ring the loop initialization tests build (tests/validation/loop_init_running_test.cpp,
 // loop_bypass_test.cpp): 2GFC, 2 m hops at 5 ns/m, 6 words of port delay, p = 1 us; node 0 has the
 // lowest port name, so it is the master.
 #include <vector>
