@@ -151,8 +151,9 @@ void Disk::abort_command(tlm::tlm_generic_payload& trans, const DiskCommand& cmd
     // An abort in the very instant the actuator's operation ends comes after that end, whichever of
     // the two processes the kernel runs first: the end is taken now (a command done sends its Ready
     // from within this call), and the abort meets what is left (docs/disk.md, "The TLM-2.0
-    // protocol"). The end's own wake, if already triggered, is then stale (actuator_event).
-    if (!concurrent() && busy_ && !paused_ && actuator_due_ == sc_time_stamp()) actuator_event();
+    // protocol"). The end's own wake, if already triggered, is then stale; idle or paused, the
+    // actuator has no end to take (actuator_event).
+    if (!concurrent() && actuator_due_ == sc_time_stamp()) actuator_event();
     const std::uint64_t tag = cmd.tag;
     bool held = writes_waiting_.erase(tag) > 0;
     if (scheduler_.remove([tag](const Task& t) { return t.tag == tag && t.holds_slot; })) held = true;

@@ -147,10 +147,10 @@ void DeviceDriver::take_due_reports()
     // In path order, each path's by the process that made them, each process's in the order made: an
     // insertion sort in place (a delta holds few reports; std::stable_sort would take a buffer from the
     // heap every time: docs/kernel.md, "No allocation per frame").
-    const auto by_path = [](const Report& a, const Report& b) {
+    const auto in_order = [](const Report& a, const Report& b) {
         return a.path != b.path ? a.path < b.path : std::strcmp(a.maker.name(), b.maker.name()) < 0;
     };
-    for (auto it = taking_.begin(); it != taking_.end(); ++it) std::rotate(std::upper_bound(taking_.begin(), it, *it, by_path), it, std::next(it));
+    for (auto it = taking_.begin(); it != taking_.end(); ++it) std::rotate(std::upper_bound(taking_.begin(), it, *it, in_order), it, std::next(it));
     for (const Report& r : taking_) {
         switch (r.kind) {
         case Report::Kind::Complete:
