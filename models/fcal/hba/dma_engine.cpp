@@ -85,8 +85,7 @@ void DmaEngine::stop_awaiting(std::uint64_t serial)
 void DmaEngine::notify_end(const sc_core::sc_time& after)
 {
     busy_ = true;
-    end_at_ = kernel::now() + after;
-    done_.notify(after);
+    wake_.notify(after);
 }
 
 void DmaEngine::cancel_exchange(std::uint64_t serial)
@@ -218,9 +217,7 @@ void DmaEngine::rewind_ahead(const sc_core::sc_time& now)
 
 void DmaEngine::finish_due()
 {
-    if (!busy_ || end_at_ != kernel::now()) return;
-    wake_.done_early();
-    end_job();
+    if (wake_.take_due()) end_job();
 }
 
 void DmaEngine::step()

@@ -86,7 +86,6 @@ private:
     std::vector<std::uint64_t> awaited_;
     DmaJob current_;
     sc_core::sc_event done_;
-    sc_core::sc_time end_at_;  // the end notified (busy_)
     kernel::EarlyWake wake_{done_};  // finish_due() may end the job first
     std::uint64_t last_transfer_ = 0;
     sc_core::sc_time busy_time_;  // summed exactly, in the kernel's time unit

@@ -36,7 +36,7 @@ void ServiceQueue::run_from(const sc_core::sc_time& arrived, const sc_core::sc_t
     }
     jobs_.push_back({duration, std::move(then)});
     busy_ = true;
-    done_.notify(end - now);
+    wake_.notify(end - now);
 }
 
 void ServiceQueue::start_next()
@@ -44,14 +44,12 @@ void ServiceQueue::start_next()
     busy_ = true;
     busy_time_ += jobs_.front().duration;
     free_at_ = kernel::now() + jobs_.front().duration;
-    done_.notify(jobs_.front().duration);
+    wake_.notify(jobs_.front().duration);
 }
 
 void ServiceQueue::finish_due()
 {
-    if (!busy_ || free_at_ != kernel::now()) return;
-    wake_.done_early();
-    end_job();
+    if (wake_.take_due()) end_job();
 }
 
 void ServiceQueue::step()
