@@ -17,8 +17,12 @@ public:
     explicit EarlyWake(sc_core::sc_event& wake) : wake_(wake) {}
 
     // Wake the process `after` from now (an earlier wake already pending stands, as in the kernel).
+    // Not between the kernel's trigger of the wake and its process's run for it, unless take_due()
+    // took the wake over: that run would take the new wake's due time for its own (an internal error).
     void notify(const sc_core::sc_time& after)
     {
+        if (pending_ && !stale_ && due_ == now() && wake_.triggered() && ran_in_delta_ != sc_core::sc_delta_count())
+            SC_REPORT_ERROR("fcal/kernel", "EarlyWake::notify between its wake's trigger and its process's run");
         const sc_core::sc_time at = now() + after;
         if (!pending_ || at < due_) due_ = at;
         pending_ = true;
