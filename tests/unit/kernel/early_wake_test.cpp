@@ -185,7 +185,7 @@ TEST_CASE("A wake whose process ran first in its instant is no longer due to ano
     take_over_at_the_due_instant(false);
 }
 
-TEST_CASE("A wake of no delay taken over in the activation that armed it never runs its process", "[kernel][early_wake]")
+TEST_CASE("A wake of no delay taken over before its delta comes never runs its process", "[kernel][early_wake]")
 {
     RunLog log;
     Woken w("woken", log);
