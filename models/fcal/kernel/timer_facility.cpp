@@ -7,8 +7,11 @@ using sc_core::sc_time_stamp;
 
 TimerFacility::TimerFacility(sc_core::sc_module_name name) : sc_module(name)
 {
+    SC_METHOD(wake);
+    sensitive << timed_;
+    dont_initialize();
     SC_METHOD(fire);
-    sensitive << timed_ << immediate_;
+    sensitive << immediate_;
     dont_initialize();
 }
 
@@ -32,12 +35,28 @@ void TimerFacility::schedule()
     ++counters_.notifications;
 }
 
+// The timed notification wakes the facility at the first delta of its instant, in whatever order the
+// kernel triggers that instant's timed events (tracing, which adds events of its own, changes that
+// order). The deadlines due are served one delta later, after every process woken at the instant has
+// run: what a timeout does never depends on that order.
+void TimerFacility::wake()
+{
+    // Timed notifications of this instant have all been triggered before any process runs in it.
+    if (pending_ && pending_at_ <= sc_time_stamp()) pending_ = false;
+    sc_time at;
+    if (earliest(at) && at <= sc_time_stamp()) {
+        if (!immediate_pending_) immediate_.notify(sc_core::SC_ZERO_TIME);
+        immediate_pending_ = true;
+        return;
+    }
+    ++counters_.firings;  // nothing due (cancelled or moved on): re-arm
+    ++counters_.idle_firings;
+    schedule();
+}
+
 void TimerFacility::fire()
 {
     ++counters_.firings;
-    // Timed notifications of this instant have all been triggered before any process runs in it.
-    if (pending_ && pending_at_ <= sc_time_stamp()) pending_ = false;
-    if (immediate_pending_) immediate_.cancel();  // served now, with the rest
     immediate_pending_ = false;
     firing_ = true;
     const bool any = expire_due();

@@ -1,6 +1,9 @@
 #pragma once
 // The kernel side of the model's one timer facility (docs/kernel.md, "Timers"): a
-// module's deadlines, however many, share one SC_METHOD and at most one pending timed notification.
+// module's deadlines, however many, share one SC_METHOD that runs them and at most one pending timed
+// notification. The timed notification wakes a second SC_METHOD, which hands the deadlines due to the
+// first one delta later: every process woken at that instant has run by then, whatever order the
+// kernel gives the instant's timed events.
 //
 // SystemC 2.3.4 keeps a cancelled timed notification in its event heap until its original time, so a
 // timer that cancels and notifies again for every I/O leaves one dead entry per I/O (for a 30 s
@@ -49,7 +52,8 @@ protected:
     void schedule();
 
 private:
-    void fire();  // SC_METHOD on timed_ and immediate_
+    void wake();  // SC_METHOD on timed_: hands what is due to fire(), one delta later
+    void fire();  // SC_METHOD on immediate_: runs the deadlines due
     void drop_if_idle();
     template <class Visit>
     static void for_each(sc_core::sc_object& object, const Visit& visit);

@@ -4,6 +4,7 @@
 // deadline the longer it goes.
 #include <catch2/catch.hpp>
 
+#include <string>
 #include <systemc>
 #include <utility>
 #include <vector>
@@ -24,6 +25,23 @@ using Expired = std::vector<std::pair<int, sc_time>>;
 struct Bench {
     Expired expired;
     kernel::Timers<int> timers{"timers", [this](int& key) { expired.emplace_back(key, sc_time_stamp()); }};
+};
+
+// A process woken by a timed event of its own, as a port is at a word's time: it notes its runs in
+// the log the timers' callback writes too.
+struct Rival : sc_core::sc_module {
+    SC_HAS_PROCESS(Rival);
+    Rival(sc_core::sc_module_name name, std::vector<std::string>& log) : sc_module(name), log_(log)
+    {
+        SC_METHOD(run);
+        sensitive << at;
+        dont_initialize();
+    }
+    void run() { log_.push_back("process at " + sc_time_stamp().to_string()); }
+    sc_core::sc_event at;
+
+private:
+    std::vector<std::string>& log_;
 };
 
 }  // namespace
@@ -173,4 +191,25 @@ TEST_CASE("Deadlines started and cancelled per I/O make no kernel notification p
     const double per_deadline_long = static_cast<double>(at_long.notifications) / static_cast<double>(started);
     CHECK(per_deadline_long <= per_deadline_short * 1.02);
     CHECK(b.timers.notification_pending());
+}
+
+// Which of an instant's timed events the kernel triggers first is its own affair (the order changes
+// with what else is in its heap: tracing adds events). A deadline's callback comes after every
+// process woken by the instant's timed events, whichever was notified first.
+TEST_CASE("A deadline's callback runs after the processes woken at its instant, in either order of notification",
+          "[kernel][timers]")
+{
+    std::vector<std::string> log;
+    kernel::Timers<int> timers("timers", [&](int&) { log.push_back("timer at " + sc_time_stamp().to_string()); });
+    Rival rival("rival", log);
+    sc_start(sc_core::SC_ZERO_TIME);
+    // At 10 ms the process's event is notified before the deadline is started, at 20 ms after it.
+    rival.at.notify(sc_time(10, SC_MS));
+    timers.start(sc_time(10, SC_MS), 10);
+    sc_start(15, SC_MS);
+    timers.start(sc_time(5, SC_MS), 20);
+    rival.at.notify(sc_time(5, SC_MS));
+    sc_start(30, SC_MS);
+    const std::vector<std::string> expected{"process at 10 ms", "timer at 10 ms", "process at 20 ms", "timer at 20 ms"};
+    CHECK(log == expected);
 }

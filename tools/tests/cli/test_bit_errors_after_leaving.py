@@ -12,6 +12,11 @@
 - The controller's HBA reported an I/O complete (its DMA engine) and another aborted (its frame processor, a BA_ACC)
   in one delta (`workload.seed=28`): the driver took them in the order made, the kernel's order of the two
   processes. It takes a delta's reports of one HBA by the process that made them now.
+- With the disk put back (`remove` then `insert`, `workload.seed=16`), the controller's exchange timeout queued an
+  ABTS in the very instant a CLS reached its port in XMITTED_CLOSE: whether the port found the frame queued (and
+  kept the loop, opening the disk from TRANSFER) or arbitrated again was the kernel's order of the timer's process
+  and the port's, an order tracing changes. A timer's deadlines run one delta after their instant's first now,
+  after the port (docs/kernel.md, "Timers").
 
 Each run must end by itself with the I/O account balanced, with the same results traced as untraced."""
 from __future__ import annotations
@@ -28,6 +33,7 @@ LEAVES_UNDER_BIT_ERRORS = ["disk.count=4", "workload.queue_depth=4", "workload.i
 REMOVE = ["event.0.kind=remove"]
 PORT_FAILS = ["event.0.kind=fail", "event.0.failure=port"]
 BYPASS_THEN_ENABLE = ["event.0.kind=bypass", "event.1.at_ms=4", "event.1.kind=enable", "event.1.disk=1"]
+REMOVE_THEN_INSERT = ["event.0.kind=remove", "event.1.at_ms=5", "event.1.kind=insert", "event.1.disk=1"]
 
 
 @pytest.mark.parametrize("event", [REMOVE, PORT_FAILS, BYPASS_THEN_ENABLE], ids=["remove", "port-fails", "bypass-enable"])
@@ -48,3 +54,11 @@ def test_a_completion_and_an_abort_in_one_delta_are_the_same_traced(fcal_sim, tm
                           *sets(*LEAVES_UNDER_BIT_ERRORS, *BYPASS_THEN_ENABLE, "loop.ber=1e-6", "workload.queue_depth=6",
                                 "workload.measured_ios=200", "workload.seed=28"))
     assert res["aborts"] > 0
+
+
+def test_a_timeout_in_the_instant_a_cls_ends_the_controller_s_circuit_is_the_same_traced(fcal_sim, tmp_path):
+    res = fast_and_traced(fcal_sim, tmp_path, "--quiet",
+                          *sets(*LEAVES_UNDER_BIT_ERRORS, *REMOVE_THEN_INSERT, "loop.ber=1e-6", "workload.queue_depth=6",
+                                "workload.measured_ios=200", "workload.seed=16"))
+    assert res["aborts"] > 0
+    assert res["ports"][0]["transfers"] > 0
