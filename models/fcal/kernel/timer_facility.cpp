@@ -7,7 +7,7 @@ using sc_core::sc_time_stamp;
 
 TimerFacility::TimerFacility(sc_core::sc_module_name name) : sc_module(name)
 {
-    SC_METHOD(wake);
+    SC_METHOD(hand_over);
     sensitive << timed_;
     dont_initialize();
     SC_METHOD(fire);
@@ -35,23 +35,21 @@ void TimerFacility::schedule()
     ++counters_.notifications;
 }
 
-// The timed notification wakes the facility at the first delta of its instant, in whatever order the
+// The timed notification wakes the facility in the first delta of its instant, in whatever order the
 // kernel triggers that instant's timed events (tracing, which adds events of its own, changes that
-// order). The deadlines due are served one delta later, after every process woken at the instant has
-// run: what a timeout does never depends on that order.
-void TimerFacility::wake()
+// order). The deadlines due are run by fire() one delta later, after every process woken by those
+// timed events. Not ordered so: another facility's deadlines of the same instant, and processes woken
+// in that second delta by a notification of the first (docs/kernel.md, "Timers").
+void TimerFacility::hand_over()
 {
     // Timed notifications of this instant have all been triggered before any process runs in it.
     if (pending_ && pending_at_ <= sc_time_stamp()) pending_ = false;
     sc_time at;
-    if (earliest(at) && at <= sc_time_stamp()) {
-        if (!immediate_pending_) immediate_.notify(sc_core::SC_ZERO_TIME);
-        immediate_pending_ = true;
-        return;
+    if (!earliest(at) || at > sc_time_stamp()) {  // nothing due (cancelled or moved on)
+        ++counters_.firings;
+        ++counters_.idle_firings;
     }
-    ++counters_.firings;  // nothing due (cancelled or moved on): re-arm
-    ++counters_.idle_firings;
-    schedule();
+    schedule();  // due now: fire() in the next delta; else re-armed for the earliest deadline left
 }
 
 void TimerFacility::fire()

@@ -2,8 +2,9 @@
 // The kernel side of the model's one timer facility (docs/kernel.md, "Timers"): a
 // module's deadlines, however many, share one SC_METHOD that runs them and at most one pending timed
 // notification. The timed notification wakes a second SC_METHOD, which hands the deadlines due to the
-// first one delta later: every process woken at that instant has run by then, whatever order the
-// kernel gives the instant's timed events.
+// first one delta later: every process woken by that instant's timed notifications has run by then,
+// whatever order the kernel gives them (not ordered so: another facility's deadlines of the instant,
+// and processes woken in the second delta).
 //
 // SystemC 2.3.4 keeps a cancelled timed notification in its event heap until its original time, so a
 // timer that cancels and notifies again for every I/O leaves one dead entry per I/O (for a 30 s
@@ -29,7 +30,7 @@ public:
     struct Counters {
         std::uint64_t notifications = 0;  // timed notifications made
         std::uint64_t earlier = 0;        // of which replaced a later pending one (one dead heap entry each)
-        std::uint64_t firings = 0;        // activations of its SC_METHOD
+        std::uint64_t firings = 0;        // runs of fire(), and of hand_over() with nothing due (a hand-over counts once)
         std::uint64_t idle_firings = 0;   // of which found no deadline due (cancelled or moved on)
     };
     const Counters& counters() const { return counters_; }
@@ -52,7 +53,7 @@ protected:
     void schedule();
 
 private:
-    void wake();  // SC_METHOD on timed_: hands what is due to fire(), one delta later
+    void hand_over();  // SC_METHOD on timed_: hands what is due to fire(), one delta later
     void fire();  // SC_METHOD on immediate_: runs the deadlines due
     void drop_if_idle();
     template <class Visit>

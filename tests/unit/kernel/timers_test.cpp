@@ -4,6 +4,7 @@
 // deadline the longer it goes.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 #include <systemc>
 #include <utility>
@@ -28,7 +29,7 @@ struct Bench {
 };
 
 // A process woken by a timed event of its own, as a port is at a word's time: it notes its runs in
-// the log the timers' callback writes too.
+// the log the timers' callback writes too, then does what the case gives it to do.
 struct Rival : sc_core::sc_module {
     SC_HAS_PROCESS(Rival);
     Rival(sc_core::sc_module_name name, std::vector<std::string>& log) : sc_module(name), log_(log)
@@ -37,8 +38,13 @@ struct Rival : sc_core::sc_module {
         sensitive << at;
         dont_initialize();
     }
-    void run() { log_.push_back("process at " + sc_time_stamp().to_string()); }
+    void run()
+    {
+        log_.push_back("process at " + sc_time_stamp().to_string());
+        if (then) then();
+    }
     sc_core::sc_event at;
+    std::function<void()> then;
 
 private:
     std::vector<std::string>& log_;
@@ -212,4 +218,41 @@ TEST_CASE("A deadline's callback runs after the processes woken at its instant, 
     sc_start(30, SC_MS);
     const std::vector<std::string> expected{"process at 10 ms", "timer at 10 ms", "process at 20 ms", "timer at 20 ms"};
     CHECK(log == expected);
+}
+
+// What a process woken at the deadline's instant does to the timers is seen by the deadline's run, in
+// either order of notification: a deadline it cancels never runs, one it starts with no delay runs in
+// that same instant, after the deadline started before it.
+TEST_CASE("A process at a deadline's instant may cancel it or add one due at once, in either order of notification",
+          "[kernel][timers]")
+{
+    std::vector<std::string> log;
+    kernel::Timers<int> timers("timers", [&](int& key) {
+        log.push_back("timer " + std::to_string(key) + " at " + sc_time_stamp().to_string());
+    });
+    Rival rival("rival", log);
+    kernel::Timers<int>::Handle victim;
+    sc_start(sc_core::SC_ZERO_TIME);
+    // 10 ms: the process cancels the deadline of its instant (notified first, then the deadline).
+    rival.then = [&] { timers.cancel(victim); };
+    rival.at.notify(sc_time(10, SC_MS));
+    victim = timers.start(sc_time(10, SC_MS), 1);
+    sc_start(15, SC_MS);
+    // 20 ms: the same, the deadline started first.
+    victim = timers.start(sc_time(5, SC_MS), 2);
+    rival.at.notify(sc_time(5, SC_MS));
+    sc_start(10, SC_MS);
+    // 30 ms and 40 ms: the process adds a deadline due at once, in both orders.
+    rival.then = [&] { timers.start(sc_core::SC_ZERO_TIME, 0); };
+    rival.at.notify(sc_time(5, SC_MS));
+    timers.start(sc_time(5, SC_MS), 3);
+    sc_start(10, SC_MS);
+    timers.start(sc_time(5, SC_MS), 4);
+    rival.at.notify(sc_time(5, SC_MS));
+    sc_start(10, SC_MS);
+    const std::vector<std::string> expected{"process at 10 ms", "process at 20 ms",
+                                            "process at 30 ms", "timer 3 at 30 ms", "timer 0 at 30 ms",
+                                            "process at 40 ms", "timer 4 at 40 ms", "timer 0 at 40 ms"};
+    CHECK(log == expected);
+    CHECK(timers.running() == 0);
 }
