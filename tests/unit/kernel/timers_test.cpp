@@ -50,6 +50,17 @@ private:
     std::vector<std::string>& log_;
 };
 
+// The rival's event and a deadline (key) notified for one instant, `after` from now: the event first
+// or the deadline first.
+kernel::Timers<int>::Handle notify_both(Rival& rival, kernel::Timers<int>& timers, const sc_time& after, int key,
+                                        bool process_first)
+{
+    if (process_first) rival.at.notify(after);
+    const auto handle = timers.start(after, key);
+    if (!process_first) rival.at.notify(after);
+    return handle;
+}
+
 }  // namespace
 
 TEST_CASE("Timers expire at their deadlines in order and cancelled ones never do", "[kernel][timers]")
@@ -210,11 +221,9 @@ TEST_CASE("A deadline's callback runs after the processes woken at its instant, 
     Rival rival("rival", log);
     sc_start(sc_core::SC_ZERO_TIME);
     // At 10 ms the process's event is notified before the deadline is started, at 20 ms after it.
-    rival.at.notify(sc_time(10, SC_MS));
-    timers.start(sc_time(10, SC_MS), 10);
+    notify_both(rival, timers, sc_time(10, SC_MS), 10, true);
     sc_start(15, SC_MS);
-    timers.start(sc_time(5, SC_MS), 20);
-    rival.at.notify(sc_time(5, SC_MS));
+    notify_both(rival, timers, sc_time(5, SC_MS), 20, false);
     sc_start(30, SC_MS);
     const std::vector<std::string> expected{"process at 10 ms", "timer at 10 ms", "process at 20 ms", "timer at 20 ms"};
     CHECK(log == expected);
@@ -235,20 +244,16 @@ TEST_CASE("A process at a deadline's instant may cancel it or add one due at onc
     sc_start(sc_core::SC_ZERO_TIME);
     // 10 ms: the process cancels the deadline of its instant (notified first, then the deadline).
     rival.then = [&] { timers.cancel(victim); };
-    rival.at.notify(sc_time(10, SC_MS));
-    victim = timers.start(sc_time(10, SC_MS), 1);
+    victim = notify_both(rival, timers, sc_time(10, SC_MS), 1, true);
     sc_start(15, SC_MS);
     // 20 ms: the same, the deadline started first.
-    victim = timers.start(sc_time(5, SC_MS), 2);
-    rival.at.notify(sc_time(5, SC_MS));
+    victim = notify_both(rival, timers, sc_time(5, SC_MS), 2, false);
     sc_start(10, SC_MS);
     // 30 ms and 40 ms: the process adds a deadline due at once, in both orders.
     rival.then = [&] { timers.start(sc_core::SC_ZERO_TIME, 0); };
-    rival.at.notify(sc_time(5, SC_MS));
-    timers.start(sc_time(5, SC_MS), 3);
+    notify_both(rival, timers, sc_time(5, SC_MS), 3, true);
     sc_start(10, SC_MS);
-    timers.start(sc_time(5, SC_MS), 4);
-    rival.at.notify(sc_time(5, SC_MS));
+    notify_both(rival, timers, sc_time(5, SC_MS), 4, false);
     sc_start(10, SC_MS);
     const std::vector<std::string> expected{"process at 10 ms", "process at 20 ms",
                                             "process at 30 ms", "timer 3 at 30 ms", "timer 0 at 30 ms",
