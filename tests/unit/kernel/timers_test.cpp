@@ -1,7 +1,8 @@
 // The one timer facility (docs/kernel.md, "Timers"): deadlines expire at their
 // times in order, cancelled ones never do, the kernel holds at most one notification per facility,
-// and a run with many deadlines started and cancelled makes no more kernel notifications per
-// deadline the longer it goes.
+// a run with many deadlines started and cancelled makes no more kernel notifications per deadline
+// the longer it goes, and a deadline's callback runs after the processes woken at its instant (which
+// may still cancel it or add one due at once), whichever was notified first.
 #include <catch2/catch.hpp>
 
 #include <functional>
