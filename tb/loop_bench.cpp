@@ -27,7 +27,7 @@ const bool g_no_banner = ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 class StreamingSink : public loop::PortUser {
 public:
     explicit StreamingSink(loop::LPort& p) : port_(p) { p.set_user(this); }
-    void frame_received(std::shared_ptr<const loop::LoopFrame>) override
+    void frame_received(loop::FrameRef) override
     {
         ++frames;
         port_.release_buffer();
@@ -46,13 +46,13 @@ public:
         p.set_user(this);
         for (int i = 0; i < 8; ++i) queue_one();
     }
-    void frame_received(std::shared_ptr<const loop::LoopFrame>) override {}
+    void frame_received(loop::FrameRef) override {}
     void frame_sent(const loop::LoopFrame&) override { queue_one(); }
 
 private:
     void queue_one()
     {
-        auto f = std::make_shared<loop::LoopFrame>();
+        auto f = kernel::make_ref<loop::LoopFrame>();
         f->source = port_.al_pa();
         f->destination = dest_;
         f->payload_bytes = 2048;

@@ -374,7 +374,7 @@ public:
 
 private:
     struct Slot {
-        std::shared_ptr<const loop::LoopFrame> frame;  // null: the tag is free
+        loop::FrameRef frame;  // null: the tag is free
         std::uint64_t seq = 0;
         bool from_last_slot = false;  // has been in the last slot of its FIFO
     };
@@ -529,7 +529,7 @@ private:
         const std::uint16_t tag = free_[i];
         free_[i] = free_.back();
         free_.pop_back();
-        auto f = std::make_shared<loop::LoopFrame>();
+        auto f = kernel::make_ref<loop::LoopFrame>();
         f->source = kController;
         f->destination = p.dest;
         f->payload_bytes = p.payload_bytes;

@@ -74,7 +74,7 @@ public:
         sensitive << release_event_;
         dont_initialize();
     }
-    void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override
+    void frame_received(loop::FrameRef frame) override
     {
         if (!drop_.wanted(fcp::fc_frame_of(*frame)) && !drop_all_) {
             next_.frame_received(std::move(frame));

@@ -33,7 +33,7 @@ public:
         if (const char* v = std::getenv("FCAL_TEST_TRACE"); v && *v == '1') port.set_watcher(&stderr_watcher);
     }
 
-    void frame_received(std::shared_ptr<const loop::LoopFrame> f) override
+    void frame_received(loop::FrameRef f) override
     {
         received.push_back({now_ns(), f->source});
         if (consume_) port_.release_buffer();
@@ -64,7 +64,7 @@ public:
     void send(phy::AlPa dest, unsigned count, std::uint32_t payload = 2048, bool unfair = false)
     {
         for (unsigned i = 0; i < count; ++i) {
-            auto f = std::make_shared<loop::LoopFrame>();
+            auto f = kernel::make_ref<loop::LoopFrame>();
             f->source = port_.al_pa();
             f->destination = dest;
             f->payload_bytes = payload;
@@ -106,7 +106,7 @@ public:
         sensitive << later_;
         dont_initialize();
     }
-    void frame_received(std::shared_ptr<const loop::LoopFrame> f) override
+    void frame_received(loop::FrameRef f) override
     {
         Endpoint::frame_received(f);
         ++pending_;

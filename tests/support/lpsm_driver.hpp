@@ -27,17 +27,17 @@ struct LpsmRecorder : loop::LpsmObserver {
     using E = loop::LpsmObserver::Event;
     std::vector<E> events;
     std::vector<loop::LpsmState> states;
-    std::vector<std::shared_ptr<const loop::LoopFrame>> received;
+    std::vector<loop::FrameRef> received;
     void lpsm_event(E e) override { events.push_back(e); }
     void state_changed(loop::LpsmState, loop::LpsmState to) override { states.push_back(to); }
-    void frame_received(const std::shared_ptr<const loop::LoopFrame>& f) override { received.push_back(f); }
+    void frame_received(const loop::FrameRef& f) override { received.push_back(f); }
     void protocol_error(const std::string& what) override { throw std::runtime_error(what); }
     unsigned count(E e) const { return static_cast<unsigned>(std::count(events.begin(), events.end(), e)); }
 };
 
-inline std::shared_ptr<const loop::LoopFrame> lpsm_frame(phy::AlPa src, phy::AlPa dest)
+inline loop::FrameRef lpsm_frame(phy::AlPa src, phy::AlPa dest)
 {
-    auto f = std::make_shared<loop::LoopFrame>();
+    auto f = kernel::make_ref<loop::LoopFrame>();
     f->source = src;
     f->destination = dest;
     f->payload_bytes = 64;

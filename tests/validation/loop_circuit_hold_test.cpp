@@ -33,7 +33,7 @@ struct PacedSource : sc_core::sc_module {
     void run()
     {
         for (unsigned i = 0; i < kFrames; ++i) {
-            auto f = std::make_shared<loop::LoopFrame>();
+            auto f = kernel::make_ref<loop::LoopFrame>();
             f->source = port_.al_pa();
             f->destination = dest_;
             f->payload_bytes = kPayload;

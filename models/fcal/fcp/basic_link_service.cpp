@@ -13,7 +13,7 @@ FcFrame bls_frame(InformationUnit iu, std::uint32_t from, std::uint32_t to, std:
 
 }  // namespace
 
-std::shared_ptr<loop::LoopFrame> make_abts(const ExchangeSpec& spec)
+kernel::RefPtr<loop::LoopFrame> make_abts(const ExchangeSpec& spec)
 {
     validate(spec);
     FcFrame f = bls_frame(InformationUnit::Abts, private_loop_address(spec.initiator), private_loop_address(spec.target),
@@ -24,7 +24,7 @@ std::shared_ptr<loop::LoopFrame> make_abts(const ExchangeSpec& spec)
     return make_loop_frame(std::move(f));
 }
 
-std::shared_ptr<loop::LoopFrame> make_ba_acc(const FcFrame& abts)
+kernel::RefPtr<loop::LoopFrame> make_ba_acc(const FcFrame& abts)
 {
     if (abts.iu != InformationUnit::Abts) throw std::invalid_argument(std::string("make_ba_acc: ") + to_string(abts.iu) + " is not ABTS");
     FcFrame f = bls_frame(InformationUnit::BaAcc, abts.d_id, abts.s_id, abts.ox_id, abts.rx_id);

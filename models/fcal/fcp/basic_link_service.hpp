@@ -17,9 +17,9 @@ constexpr std::uint32_t kBaAccPayloadBytes = 12;
 
 // ABTS for the initiator's exchange `spec`: its OX_ID, and the RX_ID if the initiator has learnt one
 // (kUnassignedId otherwise, e.g. when no reply came back at all).
-std::shared_ptr<loop::LoopFrame> make_abts(const ExchangeSpec& spec);
+kernel::RefPtr<loop::LoopFrame> make_abts(const ExchangeSpec& spec);
 
 // The target's BA_ACC answering `abts` (addresses swapped, the same OX_ID and RX_ID).
-std::shared_ptr<loop::LoopFrame> make_ba_acc(const FcFrame& abts);
+kernel::RefPtr<loop::LoopFrame> make_ba_acc(const FcFrame& abts);
 
 }  // namespace fcal::fcp

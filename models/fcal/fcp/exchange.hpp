@@ -49,7 +49,7 @@ void validate(const ExchangeSpec& spec);
 
 class Exchange {
 public:
-    using FramePtr = std::shared_ptr<loop::LoopFrame>;
+    using FramePtr = kernel::RefPtr<loop::LoopFrame>;
 
     explicit Exchange(const ExchangeSpec& spec);
     // The target's end, from the FCP_CMND it received; the target assigns `rx_id` and chooses the

@@ -77,7 +77,7 @@ std::uint32_t els_payload_bytes(ElsCommand request, ElsCommand reply)
     }
 }
 
-std::shared_ptr<loop::LoopFrame> make_els_request(ElsCommand command, phy::AlPa from, phy::AlPa to, std::uint16_t ox_id,
+kernel::RefPtr<loop::LoopFrame> make_els_request(ElsCommand command, phy::AlPa from, phy::AlPa to, std::uint16_t ox_id,
                                                   std::uint64_t port_name, std::uint64_t node_name)
 {
     require_request(command, "make_els_request");
@@ -93,7 +93,7 @@ std::shared_ptr<loop::LoopFrame> make_els_request(ElsCommand command, phy::AlPa 
     return make_loop_frame(std::move(f));
 }
 
-std::shared_ptr<loop::LoopFrame> make_ls_acc(const FcFrame& request, std::uint64_t port_name, std::uint64_t node_name)
+kernel::RefPtr<loop::LoopFrame> make_ls_acc(const FcFrame& request, std::uint64_t port_name, std::uint64_t node_name)
 {
     FcFrame f = reply_to(request);
     f.els.command = ElsCommand::LsAcc;
@@ -105,7 +105,7 @@ std::shared_ptr<loop::LoopFrame> make_ls_acc(const FcFrame& request, std::uint64
     return make_loop_frame(std::move(f));
 }
 
-std::shared_ptr<loop::LoopFrame> make_ls_rjt(const FcFrame& request, std::uint8_t reason)
+kernel::RefPtr<loop::LoopFrame> make_ls_rjt(const FcFrame& request, std::uint8_t reason)
 {
     FcFrame f = reply_to(request);
     f.els.command = ElsCommand::LsRjt;

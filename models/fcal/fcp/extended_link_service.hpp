@@ -26,11 +26,11 @@ constexpr std::uint8_t kLsRjtUnableToPerform = 0x09;
 std::uint32_t els_payload_bytes(ElsCommand request, ElsCommand reply = ElsCommand::LsAcc);
 
 // The initiator's request to `to` on its exchange `ox_id`; `port_name`/`node_name` are the sender's.
-std::shared_ptr<loop::LoopFrame> make_els_request(ElsCommand command, phy::AlPa from, phy::AlPa to, std::uint16_t ox_id,
+kernel::RefPtr<loop::LoopFrame> make_els_request(ElsCommand command, phy::AlPa from, phy::AlPa to, std::uint16_t ox_id,
                                                   std::uint64_t port_name, std::uint64_t node_name);
 // The responder's LS_ACC to `request` (addresses swapped, the same OX_ID), naming its own port.
-std::shared_ptr<loop::LoopFrame> make_ls_acc(const FcFrame& request, std::uint64_t port_name, std::uint64_t node_name);
-std::shared_ptr<loop::LoopFrame> make_ls_rjt(const FcFrame& request, std::uint8_t reason);
+kernel::RefPtr<loop::LoopFrame> make_ls_acc(const FcFrame& request, std::uint64_t port_name, std::uint64_t node_name);
+kernel::RefPtr<loop::LoopFrame> make_ls_rjt(const FcFrame& request, std::uint8_t reason);
 
 // The payload's bytes as on the wire (big-endian fields; what the model does not use is zero or a
 // fixed typical value); a reply's layout depends on the `request` it answers. decode reads them back

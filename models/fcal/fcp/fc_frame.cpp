@@ -85,10 +85,10 @@ FcFrame link_service_frame(InformationUnit iu, std::uint8_t type, std::uint32_t 
     return f;
 }
 
-std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame)
+kernel::RefPtr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame)
 {
     if (!frame) throw std::invalid_argument("make_loop_frame: no frame");
-    auto out = std::allocate_shared<loop::LoopFrame>(kernel::PoolAllocator<loop::LoopFrame>());
+    auto out = kernel::make_ref<loop::LoopFrame>();  // from its pool (loop::LoopFrame)
     out->source = al_pa_of_address(frame->s_id, "S_ID");
     out->destination = al_pa_of_address(frame->d_id, "D_ID");
     out->payload_bytes = frame->payload_bytes;
@@ -102,7 +102,7 @@ std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> 
     return out;
 }
 
-std::shared_ptr<loop::LoopFrame> make_loop_frame(FcFrame frame)
+kernel::RefPtr<loop::LoopFrame> make_loop_frame(FcFrame frame)
 {
     return make_loop_frame(std::allocate_shared<FcFrame>(kernel::PoolAllocator<FcFrame>(), std::move(frame)));
 }

@@ -112,10 +112,10 @@ FcFrame link_service_frame(InformationUnit iu, std::uint8_t type, std::uint32_t 
 
 // Wraps `frame` for the loop: AL_PAs from S_ID/D_ID, its payload length, SOFi3 on the first frame of
 // a sequence and SOFn3 on the others (class 3).
-std::shared_ptr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame);
+kernel::RefPtr<loop::LoopFrame> make_loop_frame(std::shared_ptr<const FcFrame> frame);
 // The same for a frame built here: it and its loop frame come from the frame pool, so that frames
 // cost no heap allocation in steady state (docs/kernel.md, "No allocation per frame").
-std::shared_ptr<loop::LoopFrame> make_loop_frame(FcFrame frame);
+kernel::RefPtr<loop::LoopFrame> make_loop_frame(FcFrame frame);
 
 // The FC frame inside a loop frame; throws std::invalid_argument if it carries something else.
 const FcFrame& fc_frame_of(const loop::LoopFrame& frame);

@@ -19,7 +19,7 @@ namespace fcal::hba {
 
 class HeldFrames {
 public:
-    using FramePtr = std::shared_ptr<const loop::LoopFrame>;
+    using FramePtr = loop::FrameRef;
 
     explicit HeldFrames(bool commands_first) : commands_first_(commands_first) {}
 

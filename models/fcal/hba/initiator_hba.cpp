@@ -149,7 +149,7 @@ void InitiatorHba::work_ahead(Work& w, const sc_core::sc_time& end)
 
 // Hand a frame to the outgoing FIFO, or hold it while its FIFO is full. The frames fetched ahead and
 // due by now went before it.
-void InitiatorHba::transmit(std::shared_ptr<const loop::LoopFrame> frame)
+void InitiatorHba::transmit(loop::FrameRef frame)
 {
     if (down_) return;  // no signal: nothing goes out
     port_.take_due_frames();
@@ -283,7 +283,7 @@ void InitiatorHba::frame_sent(const loop::LoopFrame& frame)
     }
 }
 
-void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
+void InitiatorHba::frame_received(loop::FrameRef frame)
 {
     if (on_wire && !down_)
         if (const Active* a = find(fcp::fc_frame_of(*frame).ox_id)) on_wire(*a->io, frame->words());
@@ -293,7 +293,7 @@ void InitiatorHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
 // Read data goes to host memory as a quiet DMA job (docs/hba.md, "DMA").
 sc_core::sc_time InitiatorHba::frame_slack(const loop::LoopFrame& frame) const { return data_frame_slack(frame, delays_.frame_proc); }
 
-void InitiatorHba::handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame)
+void InitiatorHba::handle(const fcp::FcFrame& f, const loop::FrameRef& frame)
 {
     const std::uint16_t ox_id = f.ox_id;
     if (f.iu == fcp::InformationUnit::ElsReply) {
@@ -441,7 +441,7 @@ LoginExchanges::Hooks InitiatorHba::login_hooks()
     LoginExchanges::Hooks h;
     h.link_up = [this] { return !down_; };
     h.build = [this](phy::AlPa target, std::uint64_t serial) { cpu_.run(delays_.cmd_exec, {kElsBuilt, target, false, serial, nullptr}); };
-    h.transmit = [this](std::shared_ptr<const loop::LoopFrame> frame) { transmit(std::move(frame)); };
+    h.transmit = [this](loop::FrameRef frame) { transmit(std::move(frame)); };
     h.start_timer = [this](phy::AlPa target, std::uint16_t ox_id) {
         return timers_.start(delays_.exchange_timeout, Deadline{Deadline::Kind::Els, ox_id, 0, epoch_, target});
     };

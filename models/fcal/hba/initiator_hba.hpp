@@ -99,7 +99,7 @@ public:
     std::function<void(const IoRequest&, std::uint32_t words)> on_wire;
 
     void submit(IoRequest* io) override;
-    void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
+    void frame_received(loop::FrameRef frame) override;
     sc_core::sc_time frame_slack(const loop::LoopFrame& frame) const override;
     void frame_sent(const loop::LoopFrame& frame) override;
     // On by default where it can be (FCFS, a queue that is not clocked); a test compares a run
@@ -181,11 +181,11 @@ private:
     Active* live(std::uint16_t ox_id, std::uint64_t serial);
     Active* find(std::uint16_t ox_id);
     void send_command(std::uint16_t ox_id, std::uint64_t serial);
-    void transmit(std::shared_ptr<const loop::LoopFrame> frame);
+    void transmit(loop::FrameRef frame);
     void push_held();
     void withdraw_fetched(std::uint64_t serial);
     void stop_sending(std::uint16_t ox_id);
-    void handle(const fcp::FcFrame& f, const std::shared_ptr<const loop::LoopFrame>& frame);
+    void handle(const fcp::FcFrame& f, const loop::FrameRef& frame);
     void deliver_response(std::uint16_t ox_id);
     void close(std::uint16_t ox_id);  // forget the exchange, its timer stopped, its OX_ID released
     void deadline(Deadline& d);

@@ -33,7 +33,7 @@ public:
         // Build the ELS on the main processor (cmd_exec), then call send(target, serial).
         std::function<void(phy::AlPa target, std::uint64_t serial)> build;
         // Queue a frame for the loop.
-        std::function<void(std::shared_ptr<const loop::LoopFrame>)> transmit;
+        std::function<void(loop::FrameRef)> transmit;
         // Start the exchange timeout of the ELS `ox_id` to `target` (then timed_out(target, ox_id)), and
         // stop one.
         std::function<kernel::TimerHandle(phy::AlPa target, std::uint16_t ox_id)> start_timer;

@@ -109,7 +109,7 @@ TargetHba::Active* TargetHba::live(std::uint16_t rx_id, std::uint64_t serial)
 }
 
 
-void TargetHba::frame_received(std::shared_ptr<const loop::LoopFrame> frame)
+void TargetHba::frame_received(loop::FrameRef frame)
 {
     frame_proc_.run_from(port_.frame_end(), delays_.frame_proc, {kFrameProcessed, 0, false, 0, std::move(frame)});
 }
@@ -291,7 +291,7 @@ void TargetHba::send_response(std::uint16_t rx_id)
     close(rx_id);
 }
 
-void TargetHba::send(std::shared_ptr<const loop::LoopFrame> frame)
+void TargetHba::send(loop::FrameRef frame)
 {
     if (!down_) port_.queue_frame(std::move(frame));
 }

@@ -57,7 +57,7 @@ public:
 
     TargetHba(sc_core::sc_module_name name, const HbaParams& params, loop::LPort& port);
 
-    void frame_received(std::shared_ptr<const loop::LoopFrame> frame) override;
+    void frame_received(loop::FrameRef frame) override;
 
     sc_core::sc_time frame_slack(const loop::LoopFrame& frame) const override;
     bool wants_frame_sent() const override { return false; }  // the loop port may send frames back to back
@@ -144,7 +144,7 @@ private:
     void send_xfer_rdy(std::uint16_t rx_id);
     void send_response(std::uint16_t rx_id);
     void close(std::uint16_t rx_id);  // forget the exchange, its RX_ID released
-    void send(std::shared_ptr<const loop::LoopFrame> frame);  // to the port, unless the link is down
+    void send(loop::FrameRef frame);  // to the port, unless the link is down
     Active& active(std::uint16_t rx_id);
     void take_back_ahead(Active& a);
 

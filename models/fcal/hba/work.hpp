@@ -17,7 +17,7 @@ struct Work {
     std::uint16_t id = 0;   // the exchange's ID at this HBA (OX_ID or RX_ID)
     bool last = false;      // e.g. the last frame of a burst or of the read data
     std::uint64_t serial = 0;  // the exchange's serial: it may have been aborted and its ID reused since
-    std::shared_ptr<const loop::LoopFrame> frame;
+    loop::FrameRef frame;
 };
 
 class WorkOwner {

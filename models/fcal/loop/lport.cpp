@@ -1229,7 +1229,7 @@ void LPort::state_changed(LpsmState from, LpsmState to)
     if (user_) user_->state_changed(from, to);
 }
 
-void LPort::frame_received(const std::shared_ptr<const LoopFrame>& frame)
+void LPort::frame_received(const FrameRef& frame)
 {
     stats_.frame_received();
     if (user_) user_->frame_received(frame);

@@ -104,7 +104,7 @@ public:
     void set_due_frame_taker(PortUser* taker) { due_taker_ = taker; }
     void set_transmit_queue(std::unique_ptr<TransmitQueue> queue);
     TransmitQueue& transmit_queue() { return *queue_; }
-    void queue_frame(std::shared_ptr<const LoopFrame> frame) { queue_frame(OutgoingFrame{std::move(frame)}); }
+    void queue_frame(FrameRef frame) { queue_frame(OutgoingFrame{std::move(frame)}); }
     void queue_frame(OutgoingFrame frame);
     // A frame the layer above hands over before it is due: it counts as queued from `due` on
     // (loop/frames_ahead.hpp). `tag` names what it belongs to (an exchange) for withdraw_ahead().
@@ -312,7 +312,7 @@ private:
     // LpsmObserver: statistics and the layer above.
     void lpsm_event(Event e) override;
     void state_changed(LpsmState from, LpsmState to) override;
-    void frame_received(const std::shared_ptr<const LoopFrame>& frame) override;
+    void frame_received(const FrameRef& frame) override;
     void protocol_error(const std::string& what) override;
     void code_violations(std::uint64_t count) override { stats_.code_violations(count); }
 

@@ -20,7 +20,7 @@ LoopInitPortConfig init_config(const PortConfig& config)
 // frame, so each copy crosses only the links to the next port (Lpsm::hit()).
 [[gnu::noinline]] Word loop_init_frame_word(const LoopInitFrame& li, phy::AlPa sender)
 {
-    auto frame = std::make_shared<LoopFrame>();
+    auto frame = kernel::make_ref<LoopFrame>();
     // D_ID = S_ID = 0000EF: the low byte, for traces; Sof::Il keeps routing away from it.
     frame->source = frame->destination = static_cast<phy::AlPa>(li.address & 0xFF);
     frame->payload_bytes = li.payload_bytes();

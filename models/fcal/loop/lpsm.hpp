@@ -47,7 +47,7 @@ public:
     virtual void lpsm_event(Event e) = 0;
     virtual void state_changed(LpsmState from, LpsmState to) = 0;
     // A frame addressed to this port is complete (the word after its EOF arrived).
-    virtual void frame_received(const std::shared_ptr<const LoopFrame>& frame) = 0;
+    virtual void frame_received(const FrameRef& frame) = 0;
     // A protocol violation by a peer or the layer above.
     virtual void protocol_error(const std::string& what) = 0;
     // Hit words found in a primitive signal or frame this port consumed (bit errors).

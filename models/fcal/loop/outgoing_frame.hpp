@@ -8,7 +8,7 @@
 namespace fcal::loop {
 
 struct OutgoingFrame {
-    std::shared_ptr<const LoopFrame> frame;
+    FrameRef frame;
     // Arbitrate for this frame even when fairness forbids it in this access window
     // (Command-First arbitration).
     bool arbitrate_unfairly = false;

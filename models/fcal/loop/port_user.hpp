@@ -14,7 +14,7 @@ public:
     virtual ~PortUser() = default;
     // A whole frame addressed to this port arrived (end of EOF). It occupies one incoming buffer
     // until the user calls LPort::release_buffer().
-    virtual void frame_received(std::shared_ptr<const LoopFrame> frame) = 0;
+    virtual void frame_received(FrameRef frame) = 0;
     // How long after its EOF the user may be handed `frame` without anything changing: its own
     // processing takes that long and shows nothing before its end, and it takes the frame's EOF time
     // from LPort::frame_end(). The port then hands the frame over when that time is up, in the run

@@ -27,14 +27,14 @@ struct Word {
     // the bit-error model uses it, to count the links the word crossed; docs/faults.md, "Faults
     // and recovery"). Kept before `frame`, in what would be padding.
     phy::AlPa sender = 0;
-    std::shared_ptr<const LoopFrame> frame;  // Frame only
+    FrameRef frame;  // Frame only
 
     static Word idle() { return {}; }
     static Word arb(phy::AlPa a) { return {WordKind::Arb, a, a, 0, nullptr}; }
     static Word r_rdy() { return {WordKind::RRdy, 0, 0, 0, nullptr}; }
     static Word cls() { return {WordKind::Cls, 0, 0, 0, nullptr}; }
     static Word opn(phy::AlPa dest, phy::AlPa src, bool full_duplex) { return {WordKind::Opn, dest, full_duplex ? src : dest, 0, nullptr}; }
-    static Word frame_of(std::shared_ptr<const LoopFrame> f) { return {WordKind::Frame, 0, 0, 0, std::move(f)}; }
+    static Word frame_of(FrameRef f) { return {WordKind::Frame, 0, 0, 0, std::move(f)}; }
     // `set` a primitive sequence (std::invalid_argument otherwise).
     static Word sequence(const phy::OrderedSet& set);
 

@@ -55,7 +55,7 @@ struct FakeHba {
         LoginExchanges::Hooks h;
         h.link_up = [this] { return up; };
         h.build = [this](phy::AlPa target, std::uint64_t serial) { built.emplace_back(target, serial); };
-        h.transmit = [this](std::shared_ptr<const loop::LoopFrame> f) { sent.push_back(fcp::fc_frame_of(*f)); };
+        h.transmit = [this](loop::FrameRef f) { sent.push_back(fcp::fc_frame_of(*f)); };
         h.start_timer = [this](phy::AlPa target, std::uint16_t ox_id) {
             running.insert(next_slot);
             timer_of.emplace_back(target, ox_id);

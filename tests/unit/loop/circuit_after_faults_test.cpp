@@ -44,14 +44,14 @@ void run_until_initialized(loop::Loop& l, std::size_t inits)
 // Records every frame it takes, to find one taken twice.
 struct Receiver : test::Endpoint {
     using Endpoint::Endpoint;
-    void frame_received(std::shared_ptr<const loop::LoopFrame> f) override
+    void frame_received(loop::FrameRef f) override
     {
         if (!frames.insert(f.get()).second) ++taken_again;
         kept.push_back(f);
         Endpoint::frame_received(f);
     }
     std::set<const loop::LoopFrame*> frames;
-    std::vector<std::shared_ptr<const loop::LoopFrame>> kept;  // so that no address is reused
+    std::vector<loop::FrameRef> kept;  // so that no address is reused
     unsigned taken_again = 0;
 };
 

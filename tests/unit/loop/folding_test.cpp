@@ -348,7 +348,7 @@ TEST_CASE("folding: the output log keeps what its lowest pin needs and lets the 
         loop::OutputLog log;
         struct Logged {
             sc_time at;
-            std::weak_ptr<const loop::LoopFrame> frame;  // empty if not a frame
+            loop::FrameRef frame;  // a handle of the test's own; empty if not a frame
             bool is_frame = false;
             bool withdrawn = false;
         };
@@ -403,7 +403,7 @@ TEST_CASE("folding: the output log keeps what its lowest pin needs and lets the 
             INFO("trial " << trial << " step " << step);
             REQUIRE(log.begin() == begin);
             for (Seq s = 0; s < words.size(); ++s)
-                if (words[s].is_frame) CHECK(words[s].frame.expired() == (s < begin || words[s].withdrawn));
+                if (words[s].is_frame) CHECK((words[s].frame.use_count() == 1) == (s < begin || words[s].withdrawn));  // the log let it go
         }
     }
 }

@@ -18,7 +18,7 @@ namespace {
 
 loop::OutgoingFrame frame(phy::AlPa dest, std::uint32_t id)
 {
-    auto f = std::make_shared<loop::LoopFrame>();
+    auto f = kernel::make_ref<loop::LoopFrame>();
     f->destination = dest;
     f->payload_bytes = id;  // tells the frames apart
     return loop::OutgoingFrame{f};

@@ -27,7 +27,7 @@ public:
         dont_initialize();
     }
     sc_core::sc_time frame_slack(const loop::LoopFrame&) const override { return hold_; }
-    void frame_received(std::shared_ptr<const loop::LoopFrame> f) override
+    void frame_received(loop::FrameRef f) override
     {
         Endpoint::frame_received(f);
         eof_ns.push_back(port_.frame_end().to_seconds() * 1e9);

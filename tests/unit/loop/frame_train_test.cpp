@@ -20,7 +20,7 @@ struct Fixture {
     sc_time w = timing.word_time();
     loop::WordSpacing spacing{timing};
     loop::Word fill = loop::Word::idle();
-    std::shared_ptr<loop::LoopFrame> frame = std::make_shared<loop::LoopFrame>();
+    kernel::RefPtr<loop::LoopFrame> frame = kernel::make_ref<loop::LoopFrame>();
     loop::Word frame_word = loop::Word::frame_of(frame);
     loop::FrameTrain train{timing};
 

@@ -15,7 +15,7 @@ namespace {
 
 loop::OutgoingFrame frame(phy::AlPa dest, std::uint32_t bytes = 64)
 {
-    auto f = std::make_shared<loop::LoopFrame>();
+    auto f = kernel::make_ref<loop::LoopFrame>();
     f->source = 0x01;
     f->destination = dest;
     f->payload_bytes = bytes;

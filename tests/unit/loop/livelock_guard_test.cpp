@@ -79,7 +79,7 @@ TEST_CASE("a port that starts arbitrating in the instant it passes on a primitiv
     sc_core::sc_start(10, sc_core::SC_US);       // an idle loop: nothing happens
     const double t0 = sc_core::sc_time_stamp().to_seconds() * 1e9;
     loop::LPort& p = *l->find(0x02);
-    auto f = std::make_shared<loop::LoopFrame>();
+    auto f = kernel::make_ref<loop::LoopFrame>();
     f->source = 0x02;
     f->destination = 0xE8;
     f->payload_bytes = 64;

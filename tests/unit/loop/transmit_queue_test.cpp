@@ -10,7 +10,7 @@ namespace {
 
 loop::OutgoingFrame frame(phy::AlPa dest, loop::FrameClass c = loop::FrameClass::Data)
 {
-    auto f = std::make_shared<loop::LoopFrame>();
+    auto f = kernel::make_ref<loop::LoopFrame>();
     f->source = 0x01;
     f->destination = dest;
     f->payload_bytes = 64;
