@@ -8,6 +8,7 @@
 // kernel it serves, it is single-threaded.
 //
 //   std::allocate_shared<Frame>(kernel::PoolAllocator<Frame>(), ...)
+//   or a class's own operator new and delete, as loop::LoopFrame's (held by kernel::RefPtr)
 #include <cstddef>
 #include <new>
 

@@ -44,32 +44,32 @@ public:
     explicit RefPtr(T* p) noexcept : p_(p) { acquire(); }
     RefPtr(const RefPtr& o) noexcept : p_(o.p_) { acquire(); }
     RefPtr(RefPtr&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
-    // RefPtr<Frame> to RefPtr<const Frame>.
-    template <class U, class = std::enable_if_t<std::is_convertible_v<U*, T*>>>
+    // RefPtr<Frame> to RefPtr<const Frame> only: the object is deleted as the type it was made, with
+    // no virtual destructor, so a handle never names it by a base class.
+    template <class U, class = std::enable_if_t<std::is_same_v<const U, T>>>
     RefPtr(const RefPtr<U>& o) noexcept : p_(o.get())  // NOLINT: as a pointer converts
     {
         acquire();
     }
-    template <class U, class = std::enable_if_t<std::is_convertible_v<U*, T*>>>
+    template <class U, class = std::enable_if_t<std::is_same_v<const U, T>>>
     RefPtr(RefPtr<U>&& o) noexcept : p_(std::exchange(o.p_, nullptr))  // NOLINT: as a pointer converts
     {
     }
-    ~RefPtr() { drop(); }
+    ~RefPtr() { release(p_); }
 
+    // Both assignments read the new object before they let the old one go: `o` may be held only
+    // through the old one (head = head->next), and go with it.
     RefPtr& operator=(const RefPtr& o) noexcept
     {
-        if (o.p_) ++o.p_->handles_;  // before the drop: o may be held only through *this
-        drop();
-        p_ = o.p_;
+        T* const n = o.p_;
+        if (n) ++n->handles_;
+        release(std::exchange(p_, n));
         return *this;
     }
     RefPtr& operator=(RefPtr&& o) noexcept
     {
-        if (this != &o) {
-            drop();
-            p_ = o.p_;
-            o.p_ = nullptr;
-        }
+        T* const n = std::exchange(o.p_, nullptr);
+        release(std::exchange(p_, n));
         return *this;
     }
     RefPtr& operator=(std::nullptr_t) noexcept
@@ -78,11 +78,8 @@ public:
         return *this;
     }
 
-    void reset() noexcept
-    {
-        drop();
-        p_ = nullptr;
-    }
+    // The handle is empty before the object goes, so that nothing its destructor reaches finds it.
+    void reset() noexcept { release(std::exchange(p_, nullptr)); }
     T* get() const noexcept { return p_; }
     T& operator*() const noexcept { return *p_; }
     T* operator->() const noexcept { return p_; }
@@ -113,12 +110,16 @@ private:
         static_assert(std::is_base_of_v<RefCounted, std::remove_const_t<T>>, "RefPtr<T>: T must derive from kernel::RefCounted");
         if (p_) ++p_->handles_;
     }
-    void drop() noexcept
+    static void release(T* p) noexcept
     {
-        if (p_ && --p_->handles_ == 0) destroy(p_);
+        if (p && --p->handles_ == 0) destroy(p);
     }
-    // The last handle went: out of line, so that drop() stays small enough to inline everywhere.
-    [[gnu::noinline]] static void destroy(T* p) noexcept { delete p; }
+    // The last handle went: out of line, so that release() stays small enough to inline everywhere.
+    [[gnu::noinline]] static void destroy(T* p) noexcept
+    {
+        static_assert(std::is_base_of_v<RefCounted, std::remove_const_t<T>>, "RefPtr<T>: T must derive from kernel::RefCounted");
+        delete p;
+    }
 
     T* p_ = nullptr;
 };
