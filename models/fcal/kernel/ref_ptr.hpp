@@ -106,8 +106,6 @@ private:
 
     void acquire() const noexcept
     {
-        // Here rather than at the class: a type may hold handles to its own kind (incomplete there).
-        static_assert(std::is_base_of_v<RefCounted, std::remove_const_t<T>>, "RefPtr<T>: T must derive from kernel::RefCounted");
         if (p_) ++p_->handles_;
     }
     static void release(T* p) noexcept
@@ -115,6 +113,8 @@ private:
         if (p && --p->handles_ == 0) destroy(p);
     }
     // The last handle went: out of line, so that release() stays small enough to inline everywhere.
+    // Every handle's destructor reaches it, so its check covers every use; it is here rather than at
+    // the class because a type may hold handles to its own kind (incomplete at the class).
     [[gnu::noinline]] static void destroy(T* p) noexcept
     {
         static_assert(std::is_base_of_v<RefCounted, std::remove_const_t<T>>, "RefPtr<T>: T must derive from kernel::RefCounted");
