@@ -21,7 +21,7 @@ LAUNCHERS = sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT
 def test_the_launchers_are_the_documented_commands():
     assert LAUNCHERS == sorted("tools/" + n for n in (
         "ber_sweep.py", "bench.py", "cmdf_sweep.py", "decode_sweep.py", "disk_pk.py", "erase_tables.py",
-        "exactness.py", "lip_sweep.py", "loop_failover.py", "params_reference.py", "pull_sweep.py", "raid_sweep.py", "rebuild_sweep.py", "rtl_cost.py", "rtl_equivalence.py", "sweep", "sweep_thesis.py"))
+        "exactness.py", "fault_probe.py", "lip_sweep.py", "loop_failover.py", "params_reference.py", "pull_sweep.py", "raid_sweep.py", "rebuild_sweep.py", "rtl_cost.py", "rtl_equivalence.py", "sweep", "sweep_thesis.py"))
 
 
 @pytest.mark.parametrize("launcher", LAUNCHERS)

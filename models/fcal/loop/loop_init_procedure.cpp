@@ -53,6 +53,27 @@ LoopInitProcedure::Output LoopInitProcedure::enter_open_init(bool originator)
     return originator ? Output::of(own_lism()) : Output::nothing();
 }
 
+std::optional<LoopInitProcedure::Output> LoopInitProcedure::one_of(const Output& pending, const Output& next) const
+{
+    const auto lism = [](const Output& o) { return o.is(Output::Kind::Frame) && o.frame.id == LiId::Lism; };
+    if (!lism(pending)) return std::nullopt;
+    if (next.is(Output::Kind::ArbF0)) return pending.frame == own_lism() ? std::optional(next) : std::nullopt;
+    if (!lism(next)) return std::nullopt;
+    return lism_key(next.frame) < lism_key(pending.frame) ? next : pending;
+}
+
+std::string describe(const LoopInitProcedure::Output& out)
+{
+    using K = LoopInitProcedure::Output::Kind;
+    switch (out.kind) {
+    case K::Nothing: return "nothing";
+    case K::Frame: return out.frame.describe();
+    case K::ArbF0: return "ARB(F0)";
+    case K::Cls: return "CLS";
+    }
+    throw std::logic_error("unknown loop initialization output");
+}
+
 LoopInitProcedure::Output LoopInitProcedure::discard(const LoopInitFrame& frame, const std::string& why)
 {
     ++discarded_;

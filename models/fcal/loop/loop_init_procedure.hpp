@@ -87,6 +87,13 @@ public:
     Output frame_received(const LoopInitFrame& frame);
     Output arb_f0_received();
     Output cls_received();
+    // Several originators send their LISMs at once, and a port may give an answer while the one before is
+    // still to be sent: in master selection it sends one of them (the standard's ports queue both).
+    // Of two LISMs the lower: the higher would be replaced by a lower one at the next port that has one,
+    // and the lower of the two goes on. ARB(F0) over a LISM of its own: its own LISM back made it master,
+    // and every port discards a LISM after ARB(F0). None for any other pair (outside master selection one
+    // frame circulates at a time): the LPSM reports a protocol error.
+    std::optional<Output> one_of(const Output& pending, const Output& next) const;
     // E_D_TOV ran out in a wait of OPEN-INIT: this initialization is abandoned.
     void timed_out();
 
@@ -147,5 +154,8 @@ private:
     std::uint64_t discarded_ = 0;
     std::string last_discard_;
 };
+
+// "LISM port_name=...", "ARB(F0)", "CLS", "nothing": for diagnostics.
+std::string describe(const LoopInitProcedure::Output& out);
 
 }  // namespace fcal::loop

@@ -173,6 +173,14 @@ void Lpsm::receive(const Word& w)
         credit_.r_rdy_received();
         break;
     case WordKind::Frame:
+        if (w.frame->loop_init()) {
+            // A loop initialization frame reaches a port in a circuit that did not recognise the LIPs
+            // before it (a run cut short by a bypass in the same instant): it names no port (its D_ID
+            // 0000EF is a mark), and it is nothing for the port's user: discarded, as by a port in
+            // OPEN-INIT out of step; the initialization recovers after E_D_TOV.
+            observer_.lpsm_event(LpsmObserver::Event::FrameDiscarded);
+            break;
+        }
         if (w.frame->destination != cfg_.al_pa) {
             if (w.frame->source == cfg_.al_pa) {
                 // Our own frame came round: nobody took it, its destination left the loop
@@ -684,7 +692,14 @@ void Lpsm::init_frame_complete(const LoopInitFrame& frame)
 void Lpsm::answer(LoopInitProcedure::Output out, double delay_s, unsigned min_lips)
 {
     if (out.is(LoopInitProcedure::Output::Kind::Nothing)) return;
-    if (answer_) error("loop initialization: an answer arrived while the last one was still to be sent");
+    if (answer_) {
+        auto kept = init_.one_of(*answer_, out);
+        if (!kept)
+            return error("loop initialization: an answer (" + describe(out) + ") arrived while the last one (" +
+                         describe(*answer_) + ") was still to be sent");
+        if (kept->kind == answer_->kind && kept->frame == answer_->frame) return;  // the one still to be sent
+    }
+    ++answers_;
     answer_ = std::move(out);
     answer_delay_s_ = delay_s;
     answer_min_lips_ = min_lips;

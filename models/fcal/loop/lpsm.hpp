@@ -229,6 +229,8 @@ public:
     unsigned answer_min_lips() const { return answer_min_lips_; }
     // An answer is waiting to be sent (next() gives it once the port's timing allows).
     bool answer_pending() const { return answer_.has_value(); }
+    // Answers given so far: one more means a new answer to time (one that replaced the last one too).
+    std::uint64_t answers() const { return answers_; }
     // An originator whose LIPs came back before it had sent answer_min_lips() of them keeps sending
     // LIPs until the port says the minimum is out (minimum_lips_sent()), then IDLE: a run of fewer
     // than three would not be recognised downstream, and a port still INITIALIZING there would wait
@@ -368,6 +370,7 @@ private:
     std::optional<LoopInitProcedure::Output> answer_;
     double answer_delay_s_ = 0;
     unsigned answer_min_lips_ = 0;
+    std::uint64_t answers_ = 0;
 
     // Faults.
     WordErrors* errors_ = nullptr;

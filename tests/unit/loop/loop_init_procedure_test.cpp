@@ -338,3 +338,28 @@ TEST_CASE("LI procedure: configuration errors and default port names")
     CHECK(loop::default_port_name(1) != loop::default_port_name(2));
     CHECK((loop::default_port_name(7) >> 60) == 3);
 }
+
+TEST_CASE("LI procedure: of two answers in master selection one is sent: the lower LISM, or ARB(F0) over its own")
+{
+    // Several originators at once: a port may give an answer while the last one is still to be sent
+    // (docs/loop_init.md, "Simplifications").
+    using Output = LoopInitProcedure::Output;
+    LoopInitProcedure p(port(0x20));
+    const Output low = Output::of(LoopInitFrame::lism(0x10));
+    const Output own = Output::of(LoopInitFrame::lism(0x20));
+    const Output high = Output::of(LoopInitFrame::lism(0x30));
+    CHECK(p.one_of(high, low)->frame == low.frame);
+    CHECK(p.one_of(low, high)->frame == low.frame);
+    CHECK(p.one_of(own, high)->frame == own.frame);
+    CHECK(p.one_of(low, low)->frame == low.frame);
+    // Its own LISM back made it master: ARB(F0) in place of its own LISM still to be sent, not of a lower
+    // port's (that would make a master of a port that is not the lowest).
+    CHECK(p.one_of(own, Output::arb_f0())->is(Kind::ArbF0));
+    CHECK_FALSE(p.one_of(low, Output::arb_f0()));
+    // Outside master selection one frame circulates at a time: no pair to choose from.
+    const Output lifa = Output::of(LoopInitFrame::with_bitmap(LiId::Lifa, {}));
+    CHECK_FALSE(p.one_of(lifa, high));
+    CHECK_FALSE(p.one_of(high, lifa));
+    CHECK_FALSE(p.one_of(Output::arb_f0(), high));
+    CHECK_FALSE(p.one_of(high, Output::cls()));
+}

@@ -460,3 +460,62 @@ TEST_CASE("lpsm init words: an originator removes a LIP of its own that comes ba
     for (int i = 0; i < 3; ++i) c.lpsm.receive(f7);
     CHECK(c.lpsm.fill() == f7);
 }
+
+TEST_CASE("lpsm init words: a LISM answer given while another is still to be sent leaves one LISM to send",
+          "[loop][lpsm][init]")
+{
+    // The controller originates and its LISM is not out yet (its minimum of LIPs) when two higher LISMs
+    // arrive from other originators: each would be replaced by its own; it sends its own once. The
+    // recorder fails the test on a protocol error.
+    Port c(config(0x01, 0));
+    Port d1(config(0xEF, 1));
+    Port d2(config(0xE8, 2));
+    for (Port* p : {&c, &d1, &d2}) {
+        p->lpsm.initialize();
+        for (int i = 0; i < 3; ++i) p->lpsm.receive(kLipF7F7);
+        REQUIRE(p->lpsm.sends_minimum_lips());
+    }
+    d1.lpsm.minimum_lips_sent();
+    d2.lpsm.minimum_lips_sent();
+    const Word lism_d1 = d1.act(K::InitFrame);
+    const Word lism_d2 = d2.act(K::InitFrame);
+    for (const Word& w : {lism_d1, lism_d2}) {
+        c.lpsm.receive(w);
+        c.lpsm.receive(Word::idle());
+        CHECK(c.lpsm.answer_pending());
+    }
+    c.lpsm.minimum_lips_sent();
+    const Word lism_c = c.act(K::InitFrame);
+    CHECK(li(lism_c) == LoopInitFrame::lism(loop::default_port_name(0)));
+    CHECK_FALSE(c.lpsm.answer_pending());  // once
+    // A higher LISM again (its own to send), then its own back before that is out: it is the master, and
+    // ARB(F0) is what it sends.
+    c.lpsm.receive(lism_d2);
+    c.lpsm.receive(Word::idle());
+    REQUIRE(c.lpsm.answer_pending());
+    c.lpsm.receive(lism_c);
+    c.lpsm.receive(Word::idle());
+    CHECK(c.lpsm.init_procedure().master());
+    CHECK(answer(c, K::InitFill, kProcS) == Word::arb(phy::kArbFairnessFill));
+    CHECK_FALSE(c.lpsm.answer_pending());
+}
+
+TEST_CASE("lpsm init words: a port in a circuit discards a loop initialization frame", "[loop][lpsm][init]")
+{
+    // It did not recognise the LIPs before it (a run cut short): the frame's D_ID 0000EF is a mark, not the
+    // address of the port at AL_PA EF, and nothing for its user (docs/loop_init.md, "The LPSM in
+    // initialization").
+    Port c(config(0x01, 0));
+    c.lpsm.initialize();
+    for (int i = 0; i < 3; ++i) c.lpsm.receive(kLipF7F7);
+    c.lpsm.minimum_lips_sent();
+    const Word lism_c = c.act(K::InitFrame);
+    Port d(config(0xEF, 1));
+    d.lpsm.receive(Word::opn(0xEF, 0x01, false));
+    REQUIRE(d.lpsm.state() == LpsmState::Opened);
+    d.lpsm.receive(lism_c);
+    d.lpsm.receive(Word::idle());
+    CHECK(d.rec.received.empty());
+    CHECK(d.rec.count(test::LpsmRecorder::E::FrameDiscarded) == 1);
+    CHECK(d.lpsm.state() == LpsmState::Opened);
+}
