@@ -14,8 +14,8 @@ every machine.
 Every run is counted by how it ends:
   completed        exit 0: every I/O completed or failed with a reason, every initialization complete
   after E_D_TOV    the same, but an initialization took E_D_TOV (2 s) or more to complete
-  time limit       exit 1 at sim.time_limit_s (9 s): I/Os to a disk pulled and never put back retry for
-                   about 200 s each (docs/faults.md)
+  time limit       exit 1 at sim.time_limit_s (9 s) with I/Os outstanding (those to a disk pulled retry
+                   for about 200 s each, docs/faults.md)
   init incomplete  an initialization still incomplete when the run ended
   refused          exit 2: fcal-sim refused the events (a `lip` from a disk bypassed or pulled in the same
                    instant, for instance)
@@ -83,7 +83,7 @@ def classify(fcal_sim: str, sets: Sequence[str], timeout_s: float, trace: str | 
         return "hung", None, f"still running after {timeout_s:g} s"
     if sim.exit_code == 2:
         return "refused", None, why
-    if sim.exit_code not in (0, 1) or sim.stats is None:
+    if sim.exit_code not in (0, 1) or not isinstance((sim.stats or {}).get("results"), dict):
         internal = next((line for line in sim.stderr.splitlines() if "internal error" in line), why)
         return "internal error", None, f"exit {sim.exit_code}: {internal}"
     results = sim.results

@@ -132,8 +132,6 @@ void LPort::set_answer_at(const sc_time& at)
 {
     answer_at_ = at + sc_time(lpsm_.answer_delay_s(), sc_core::SC_SEC);
     if (lpsm_.answer_min_lips() > 0) answer_at_ = std::max(answer_at_, lips_since_ + lpsm_.answer_min_lips() * word_);
-    // A lower LISM that replaced an originator's own (Lpsm::answer()) waits for its minimum of LIPs too.
-    if (lpsm_.sends_minimum_lips()) answer_at_ = std::max(answer_at_, lips_since_ + kLipsBeforeLism * word_);
 }
 
 // An originator sends IDLE in place of its LIPs once it has sent the minimum of them

@@ -698,6 +698,7 @@ void Lpsm::answer(LoopInitProcedure::Output out, double delay_s, unsigned min_li
             return error("loop initialization: an answer (" + describe(out) + ") arrived while the last one (" +
                          describe(*answer_) + ") was still to be sent");
         if (kept->kind == answer_->kind && kept->frame == answer_->frame) return;  // the one still to be sent
+        min_lips = std::max(min_lips, answer_min_lips_);  // an originator's LIPs still go out in full
     }
     ++answers_;
     answer_ = std::move(out);

@@ -352,8 +352,8 @@ TEST_CASE("LI procedure: of two answers in master selection one is sent: the low
     CHECK(p.one_of(low, high)->frame == low.frame);
     CHECK(p.one_of(own, high)->frame == own.frame);
     CHECK(p.one_of(low, low)->frame == low.frame);
-    // Its own LISM back made it master: ARB(F0) in place of its own LISM still to be sent, not of a lower
-    // port's (that would make a master of a port that is not the lowest).
+    // Its own LISM back made it master: ARB(F0) in place of its own LISM still to be sent. A lower port's
+    // LISM still to pass on is not a pair the model chooses between (the LPSM reports it).
     CHECK(p.one_of(own, Output::arb_f0())->is(Kind::ArbF0));
     CHECK_FALSE(p.one_of(low, Output::arb_f0()));
     // Outside master selection one frame circulates at a time: no pair to choose from.

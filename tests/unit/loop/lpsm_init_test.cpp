@@ -500,6 +500,30 @@ TEST_CASE("lpsm init words: a LISM answer given while another is still to be sen
     CHECK_FALSE(c.lpsm.answer_pending());
 }
 
+TEST_CASE("lpsm init words: a lower LISM in place of an originator's own still waits for its minimum of LIPs",
+          "[loop][lpsm][init]")
+{
+    // The originator's LISM waits for its 12 LIPs (a run of fewer might not be recognised downstream); the lower
+    // LISM it forwards in its place waits for them too, and it keeps sending LIPs until the port says they are out.
+    Port c(config(0x01, 0));
+    c.lpsm.initialize();
+    for (int i = 0; i < 3; ++i) c.lpsm.receive(kLipF7F7);
+    c.lpsm.minimum_lips_sent();
+    const Word lism_c = c.act(K::InitFrame);
+    Port d(config(0xEF, 1));
+    d.lpsm.initialize();
+    for (int i = 0; i < 3; ++i) d.lpsm.receive(kLipF7F7);
+    REQUIRE(d.lpsm.sends_minimum_lips());
+    REQUIRE(d.lpsm.answer_min_lips() == loop::kLipsBeforeLism);
+    d.lpsm.receive(lism_c);
+    d.lpsm.receive(d.lpsm.fill());
+    CHECK(d.lpsm.answer_min_lips() == loop::kLipsBeforeLism);
+    CHECK(d.lpsm.sends_minimum_lips());
+    CHECK(d.lpsm.fill() == kLipF7F7);
+    d.lpsm.minimum_lips_sent();
+    CHECK(li(answer(d, K::InitFrame, kProcS)) == LoopInitFrame::lism(loop::default_port_name(0)));
+}
+
 TEST_CASE("lpsm init words: a port in a circuit discards a loop initialization frame", "[loop][lpsm][init]")
 {
     // It did not recognise the LIPs before it (a run cut short): the frame's D_ID 0000EF is a mark, not the

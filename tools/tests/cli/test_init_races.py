@@ -255,8 +255,8 @@ def test_an_orphaned_lip_going_round_with_others_ends_after_e_d_tov(fcal_sim, tm
     failed_disks(res)
 
 
-# Two runs of a probe of random `lip`, `remove`/`insert` and `bypass`/`enable` events a tenth of a microsecond to a
-# few microseconds apart (docs/faults.md, "Known problems") that ended on an internal error (exit 5). In the first,
+# Two runs of a probe of random `lip`, `remove` and `bypass`/`enable` events in one instant to 50 us apart
+# (docs/faults.md, "Known problems") that ended on an internal error (exit 5). In the first,
 # three ports sent LIP(F7,F7) at once, each originated, and the controller, its own LISM still to be sent, got another
 # higher LISM to replace with its own: "an answer arrived while the last one was still to be sent". A port in master
 # selection now sends one of two answers, the lower LISM or ARB(F0) (docs/loop_init.md, "Simplifications"). In the
