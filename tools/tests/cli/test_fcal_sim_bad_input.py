@@ -4,6 +4,7 @@ sequence, I/O counts that overflow, times past sc_time's range, AL_PA 0x00); out
 the run; the deadlock (3) and internal-error (5) paths, reached through the test-only hooks (docs/cli.md)."""
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -149,7 +150,10 @@ def test_bad_config_file_is_refused(fcal_sim, tmp_path, content, needle):
 
 
 def test_an_unreadable_config_file_is_refused(fcal_sim):
-    # Opened, but a read fails (an I/O error): it ended as an internal error.
+    # Opened, but a read fails (an I/O error): it ended as an internal error. /proc/self/mem is such a file (the
+    # first page is never mapped); some containers have no /proc/self/mem, and there no file does this for root.
+    if not os.path.exists("/proc/self/mem"):
+        pytest.skip("no /proc/self/mem in this environment: no file here opens and then fails to read")
     expect_refused(fcal_sim("--check", "--config", "/proc/self/mem"), "cannot read")
 
 
