@@ -65,6 +65,16 @@ loop::AlPaBitmap bitmap(std::initializer_list<std::pair<unsigned, std::uint8_t>>
     return loop::AlPaBitmap(b);
 }
 
+// The LISM the controller (node 0, the lowest port name) sends as the originator of an initialization.
+Word controller_lism()
+{
+    Port c(config(0x01, 0));
+    c.lpsm.initialize();
+    for (int i = 0; i < 3; ++i) c.lpsm.receive(kLipF7F7);
+    c.lpsm.minimum_lips_sent();
+    return c.act(K::InitFrame);
+}
+
 struct Ring {
     Port c{config(0x01, 0)}, d1{config(0xEF, 1)}, d2{config(0xE8, 2)};
 
@@ -505,11 +515,7 @@ TEST_CASE("lpsm init words: a lower LISM in place of an originator's own still w
 {
     // The originator's LISM waits for its 12 LIPs (a run of fewer might not be recognised downstream); the lower
     // LISM it forwards in its place waits for them too, and it keeps sending LIPs until the port says they are out.
-    Port c(config(0x01, 0));
-    c.lpsm.initialize();
-    for (int i = 0; i < 3; ++i) c.lpsm.receive(kLipF7F7);
-    c.lpsm.minimum_lips_sent();
-    const Word lism_c = c.act(K::InitFrame);
+    const Word lism_c = controller_lism();
     Port d(config(0xEF, 1));
     d.lpsm.initialize();
     for (int i = 0; i < 3; ++i) d.lpsm.receive(kLipF7F7);
@@ -529,11 +535,7 @@ TEST_CASE("lpsm init words: a port in a circuit discards a loop initialization f
     // It did not recognise the LIPs before it (a run cut short): the frame's D_ID 0000EF is a mark, not the
     // address of the port at AL_PA EF, and nothing for its user (docs/loop_init.md, "The LPSM in
     // initialization").
-    Port c(config(0x01, 0));
-    c.lpsm.initialize();
-    for (int i = 0; i < 3; ++i) c.lpsm.receive(kLipF7F7);
-    c.lpsm.minimum_lips_sent();
-    const Word lism_c = c.act(K::InitFrame);
+    const Word lism_c = controller_lism();
     Port d(config(0xEF, 1));
     d.lpsm.receive(Word::opn(0xEF, 0x01, false));
     REQUIRE(d.lpsm.state() == LpsmState::Opened);
